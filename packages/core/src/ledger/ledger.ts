@@ -1,0 +1,184 @@
+/**
+ * The double-entry ledger. Every money movement is a journal of postings that nets to zero per
+ * currency; balances are never stored, only derived from postings. A merchant account has two
+ * buckets per currency, `available` and `held`; the other side of every journal is one of the
+ * platform's own accounts, so the books of the whole service always balance.
+ */
+import { Decimal, type Currency, type Money, formatAmount, negate } from '../money/money.js';
+
+/** The movement classes of ledger records (the interface's `record_type`). */
+export const recordTypes = [
+  'deposit',
+  'payout_hold',
+  'payout_release',
+  'payout',
+  'payout_fee',
+  'pay_in',
+] as const;
+export type RecordType = (typeof recordTypes)[number];
+
+export type MerchantBucket = 'available' | 'held';
+
+/** The platform's side of journals: where deposits come from and payouts and fees go to. */
+export const platformAccounts = {
+  funding: 'platform:funding',
+  payoutClearing: 'platform:payout_clearing',
+  feeRevenue: 'platform:fee_revenue',
+  payInClearing: 'platform:pay_in_clearing',
+} as const;
+
+export const merchantLedgerAccount = (accountId: string, bucket: MerchantBucket): string =>
+  `merchant:${accountId}:${bucket}`;
+
+export interface Posting {
+  /** `merchant:<account_id>:available|held` or one of `platformAccounts`. */
+  readonly ledgerAccount: string;
+  readonly currency: Currency;
+  /** Signed decimal string at the currency's scale; credits to the merchant are positive. */
+  readonly amount: string;
+}
+
+export interface Journal {
+  /** Deterministic per business object and movement, so posting the same movement twice is
+   *  detectable (a store keeps journal ids unique). */
+  readonly journalId: string;
+  readonly recordType: RecordType;
+  readonly accountId: string;
+  readonly currency: Currency;
+  /** The merchant-visible amount of the movement (positive). */
+  readonly amount: string;
+  readonly businessType: 'payout' | 'acquiring' | 'deposit';
+  readonly businessId: string;
+  readonly postings: readonly Posting[];
+}
+
+const posting = (ledgerAccount: string, amount: Money): Posting => ({
+  ledgerAccount,
+  currency: amount.currency,
+  amount: formatAmount(amount),
+});
+
+interface JournalHead {
+  readonly accountId: string;
+  readonly businessId: string;
+}
+
+const journal = (
+  recordType: RecordType,
+  businessType: Journal['businessType'],
+  head: JournalHead,
+  amount: Money,
+  postings: readonly Posting[],
+): Journal => ({
+  journalId: `${head.businessId}:${recordType}`,
+  recordType,
+  accountId: head.accountId,
+  currency: amount.currency,
+  amount: formatAmount(amount),
+  businessType,
+  businessId: head.businessId,
+  postings,
+});
+
+/** Funds arrive from outside: available goes up. */
+export const depositJournal = (head: JournalHead, amount: Money): Journal =>
+  journal('deposit', 'deposit', head, amount, [
+    posting(merchantLedgerAccount(head.accountId, 'available'), amount),
+    posting(platformAccounts.funding, negate(amount)),
+  ]);
+
+/** Execution starts: the payout's debit moves from available to held. */
+export const payoutHoldJournal = (head: JournalHead, debit: Money): Journal =>
+  journal('payout_hold', 'payout', head, debit, [
+    posting(merchantLedgerAccount(head.accountId, 'available'), negate(debit)),
+    posting(merchantLedgerAccount(head.accountId, 'held'), debit),
+  ]);
+
+/** Execution failed (or was cancelled after a hold): the hold goes back to available. */
+export const payoutReleaseJournal = (head: JournalHead, debit: Money): Journal =>
+  journal('payout_release', 'payout', head, debit, [
+    posting(merchantLedgerAccount(head.accountId, 'held'), negate(debit)),
+    posting(merchantLedgerAccount(head.accountId, 'available'), debit),
+  ]);
+
+/**
+ * Execution completed: the hold becomes two debits, the amount sent (`payout`) and the fee
+ * (`payout_fee`). Together they take exactly what the hold took; a zero fee posts no fee
+ * journal.
+ */
+export const payoutSettleJournals = (
+  head: JournalHead,
+  sent: Money,
+  fee: Money,
+): readonly Journal[] => {
+  const held = merchantLedgerAccount(head.accountId, 'held');
+  const settle = journal('payout', 'payout', head, sent, [
+    posting(held, negate(sent)),
+    posting(platformAccounts.payoutClearing, sent),
+  ]);
+  if (fee.value.isZero()) return [settle];
+  return [
+    settle,
+    journal('payout_fee', 'payout', head, fee, [
+      posting(held, negate(fee)),
+      posting(platformAccounts.feeRevenue, fee),
+    ]),
+  ];
+};
+
+/** A confirmed crypto payment credits the merchant's available balance in its token currency. */
+export const payInJournal = (head: JournalHead, amount: Money): Journal =>
+  journal('pay_in', 'acquiring', head, amount, [
+    posting(merchantLedgerAccount(head.accountId, 'available'), amount),
+    posting(platformAccounts.payInClearing, negate(amount)),
+  ]);
+
+/** Whether every currency of a journal nets to zero. */
+export const isBalanced = (journal: Pick<Journal, 'postings'>): boolean => {
+  const totals = new Map<Currency, Decimal>();
+  for (const p of journal.postings) {
+    totals.set(p.currency, (totals.get(p.currency) ?? new Decimal(0)).plus(p.amount));
+  }
+  return [...totals.values()].every((total) => total.isZero());
+};
+
+export interface Balance {
+  readonly currency: Currency;
+  readonly available: string;
+  readonly held: string;
+}
+
+/**
+ * The balances of one merchant account, derived from postings. Currencies appear in the order
+ * of their first posting.
+ */
+export const balancesOf = (accountId: string, postings: Iterable<Posting>): readonly Balance[] => {
+  const available = merchantLedgerAccount(accountId, 'available');
+  const held = merchantLedgerAccount(accountId, 'held');
+  const totals = new Map<Currency, { available: Decimal; held: Decimal }>();
+  for (const p of postings) {
+    if (p.ledgerAccount !== available && p.ledgerAccount !== held) continue;
+    const current = totals.get(p.currency) ?? { available: new Decimal(0), held: new Decimal(0) };
+    const bucket = p.ledgerAccount === available ? 'available' : 'held';
+    totals.set(p.currency, { ...current, [bucket]: current[bucket].plus(p.amount) });
+  }
+  return [...totals].map(([currency, t]) => ({
+    currency,
+    available: formatAmount({ currency, value: t.available }),
+    held: formatAmount({ currency, value: t.held }),
+  }));
+};
+
+/**
+ * Whether applying `journal` keeps every merchant bucket it touches at zero or above, given the
+ * current balance of each ledger account. Stores call this inside the unit of work that posts.
+ */
+export const keepsBalancesNonNegative = (
+  journal: Pick<Journal, 'postings'>,
+  current: (ledgerAccount: string, currency: Currency) => Decimal,
+): boolean =>
+  journal.postings.every(
+    (p) =>
+      !p.ledgerAccount.startsWith('merchant:') ||
+      current(p.ledgerAccount, p.currency).plus(p.amount).greaterThanOrEqualTo(0),
+  );

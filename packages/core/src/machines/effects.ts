@@ -1,0 +1,116 @@
+/**
+ * Effects as data. A machine decides; it never acts. Each transition returns the effects it
+ * wants carried out, and the engine commits them in one unit of work with the new snapshot:
+ *
+ * - `emit`: an event for the transactional outbox (a webhook, or the verification request);
+ * - `post`: a ledger journal;
+ * - `setTimer` / `clearTimer`: a durable timer, identified by name per business object;
+ * - `requestExecution`: hand an approved payout to the payout executor port.
+ *
+ * In a machine each effect is a named action whose `params` are the effect minus its `type`;
+ * the default implementations do nothing, and a host that runs live actors may `provide()` its
+ * own. `decide` and `start` run XState's pure `transition` / `initialTransition` and read the
+ * effects off the returned actions, so nothing is executed in the core.
+ */
+import {
+  type AnyStateMachine,
+  type EventFromLogic,
+  type InputFrom,
+  type SnapshotFrom,
+  initialTransition,
+  transition,
+} from 'xstate';
+import type { Journal } from '../ledger/ledger.js';
+
+export type BusinessType = 'payout' | 'acquiring' | 'crypto_batch';
+
+/** An event bound for the outbox, before it is wrapped in the webhook envelope. */
+export interface DomainEvent {
+  /** Dotted event type: `payout.review.approved`, `acquiring.order.updated`, ... */
+  readonly eventType: string;
+  readonly businessType: BusinessType;
+  readonly businessId: string;
+  /** The object's transition counter when the event arose: with the ids above it makes the
+   *  event id deterministic, so replaying a transition yields the same event. */
+  readonly revision: number;
+  /** Unix seconds. */
+  readonly occurredAt: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export type TimerName = 'order.expiry' | 'payout.verification.retry';
+
+export type Effect =
+  | { readonly type: 'emit'; readonly event: DomainEvent }
+  | { readonly type: 'post'; readonly journal: Journal }
+  | {
+      readonly type: 'setTimer';
+      readonly timer: TimerName;
+      readonly businessId: string;
+      /** Unix seconds. */
+      readonly dueAt: number;
+    }
+  | { readonly type: 'clearTimer'; readonly timer: TimerName; readonly businessId: string }
+  | { readonly type: 'requestExecution'; readonly payoutId: string };
+
+export type EffectType = Effect['type'];
+export type EffectParams<T extends EffectType> = Omit<Extract<Effect, { type: T }>, 'type'>;
+
+export const effectTypes: readonly EffectType[] = [
+  'emit',
+  'post',
+  'setTimer',
+  'clearTimer',
+  'requestExecution',
+];
+
+/**
+ * No-op implementations of every effect action, for `setup({ actions: effectActions })`.
+ * The params carry the effect; the engine reads them from `transition`'s result.
+ */
+export const effectActions = {
+  emit: (_: unknown, _params: EffectParams<'emit'>) => {},
+  post: (_: unknown, _params: EffectParams<'post'>) => {},
+  setTimer: (_: unknown, _params: EffectParams<'setTimer'>) => {},
+  clearTimer: (_: unknown, _params: EffectParams<'clearTimer'>) => {},
+  requestExecution: (_: unknown, _params: EffectParams<'requestExecution'>) => {},
+};
+
+const isEffectType = (type: string): type is EffectType =>
+  (effectTypes as readonly string[]).includes(type);
+
+/** Reads the effects off XState's executable actions, in the order XState would run them. */
+export const effectsOf = (
+  actions: readonly { readonly type: string; readonly params?: unknown }[],
+): readonly Effect[] =>
+  actions.flatMap((action) =>
+    isEffectType(action.type)
+      ? [{ type: action.type, ...(action.params as object) } as Effect]
+      : [],
+  );
+
+export interface Decision<TMachine extends AnyStateMachine> {
+  readonly snapshot: SnapshotFrom<TMachine>;
+  readonly effects: readonly Effect[];
+  /** False when the machine ignored the event: the snapshot is unchanged, no effect. */
+  readonly changed: boolean;
+}
+
+/** The initial snapshot of a machine for `input`, with the effects of entering it. */
+export const start = <TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  input: InputFrom<TMachine>,
+): Decision<TMachine> => {
+  const [snapshot, actions] = initialTransition(machine, input);
+  return { snapshot, effects: effectsOf(actions), changed: true };
+};
+
+/** One pure step: the next snapshot and the effects to commit with it. */
+export const decide = <TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  snapshot: SnapshotFrom<TMachine>,
+  event: EventFromLogic<TMachine>,
+): Decision<TMachine> => {
+  const [next, actions] = transition(machine, snapshot, event);
+  return { snapshot: next, effects: effectsOf(actions), changed: next !== snapshot };
+};

@@ -1,0 +1,121 @@
+/**
+ * Money in one module. Amounts enter as decimal strings, live as decimal.js values at the
+ * currency's scale, and leave as decimal strings: never a JavaScript number past the edge.
+ */
+import { Decimal as DecimalJs } from 'decimal.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
+
+/**
+ * payrail's own Decimal: a clone, so a host that configures the global decimal.js differently
+ * cannot change how we round. Precision 40 holds any amount the service accepts exactly.
+ */
+export const Decimal: typeof DecimalJs = DecimalJs.clone({
+  precision: 40,
+  rounding: DecimalJs.ROUND_HALF_UP,
+  toExpNeg: -40,
+  toExpPos: 40,
+});
+export type Decimal = DecimalJs;
+
+/** Currencies and the number of decimals each one's amounts carry. */
+export const currencyScales = { USD: 2, USDT: 6, USDC: 6 } as const;
+export type Currency = keyof typeof currencyScales;
+export const currencies = Object.keys(currencyScales) as readonly Currency[];
+
+export const fiatCurrencies = ['USD'] as const satisfies readonly Currency[];
+export const cryptoCurrencies = ['USDT', 'USDC'] as const satisfies readonly Currency[];
+export type FiatCurrency = (typeof fiatCurrencies)[number];
+export type CryptoCurrency = (typeof cryptoCurrencies)[number];
+
+export const isCurrency = (value: unknown): value is Currency =>
+  typeof value === 'string' && Object.hasOwn(currencyScales, value);
+export const isCryptoCurrency = (value: unknown): value is CryptoCurrency =>
+  value === 'USDT' || value === 'USDC';
+
+export const scaleOf = (currency: Currency): number => currencyScales[currency];
+
+/** An amount of one currency. `value` always has at most the currency's scale of decimals. */
+export interface Money {
+  readonly currency: Currency;
+  readonly value: Decimal;
+}
+
+const unsignedDecimal = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+const signedDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+export interface ParseAmountOptions {
+  /** The name of the field in error messages. */
+  readonly field?: string;
+  /** Ledger movements are signed; request amounts are not. */
+  readonly allowNegative?: boolean;
+}
+
+/**
+ * Parses a wire amount. Accepts only plain decimal strings ("10", "10.5", "0.000001"): no
+ * exponent, no sign (unless allowed), no leading zeros, no whitespace, at most the currency's
+ * scale of decimals. Anything else is `<field> must be a decimal string with at most <scale>
+ * decimal places`; range rules (greater than zero, ...) belong to the caller's codec.
+ */
+export const parseAmount = (
+  input: unknown,
+  currency: Currency,
+  options: ParseAmountOptions = {},
+): E.Either<PayrailError, Money> => {
+  const field = options.field ?? 'amount';
+  const scale = scaleOf(currency);
+  const pattern = options.allowNegative ? signedDecimal : unsignedDecimal;
+  if (typeof input !== 'string' || !pattern.test(input)) {
+    return E.left(payrailError('invalid_decimal', { field, scale }));
+  }
+  const decimals = input.split('.')[1]?.length ?? 0;
+  if (decimals > scale) return E.left(payrailError('invalid_decimal', { field, scale }));
+  return E.right({ currency, value: new Decimal(input) });
+};
+
+/** Whether a string is a plain decimal with at most `scale` decimals (no sign, no exponent). */
+export const isDecimalString = (input: unknown, scale: number): input is string =>
+  typeof input === 'string' &&
+  unsignedDecimal.test(input) &&
+  (input.split('.')[1]?.length ?? 0) <= scale;
+
+export const money = (currency: Currency, value: DecimalJs.Value): Money => ({
+  currency,
+  value: new Decimal(value).toDecimalPlaces(scaleOf(currency), Decimal.ROUND_HALF_UP),
+});
+
+export const zero = (currency: Currency): Money => ({ currency, value: new Decimal(0) });
+
+/** The wire form: a decimal string with exactly the currency's scale ("10.00", "1.500000"). */
+export const formatAmount = (amount: Money): string => amount.value.toFixed(scaleOf(amount.currency));
+
+const sameCurrency = (a: Money, b: Money): void => {
+  if (a.currency !== b.currency) {
+    throw new TypeError(`currency mismatch: ${a.currency} and ${b.currency}`);
+  }
+};
+
+export const add = (a: Money, b: Money): Money => {
+  sameCurrency(a, b);
+  return { currency: a.currency, value: a.value.plus(b.value) };
+};
+
+export const subtract = (a: Money, b: Money): Money => {
+  sameCurrency(a, b);
+  return { currency: a.currency, value: a.value.minus(b.value) };
+};
+
+export const negate = (a: Money): Money => ({ currency: a.currency, value: a.value.negated() });
+
+export const compare = (a: Money, b: Money): -1 | 0 | 1 => {
+  sameCurrency(a, b);
+  return a.value.comparedTo(b.value) as -1 | 0 | 1;
+};
+
+export const isPositive = (a: Money): boolean => a.value.greaterThan(0);
+export const isZero = (a: Money): boolean => a.value.isZero();
+export const isNegative = (a: Money): boolean => a.value.isNegative() && !a.value.isZero();
+export const max = (a: Money, b: Money): Money => (compare(a, b) >= 0 ? a : b);
+export const min = (a: Money, b: Money): Money => (compare(a, b) <= 0 ? a : b);
+export const sum = (currency: Currency, amounts: readonly Money[]): Money =>
+  amounts.reduce(add, zero(currency));

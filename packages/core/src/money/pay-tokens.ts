@@ -1,0 +1,94 @@
+/**
+ * Pay tokens: the `<NETWORK>_<CURRENCY>` ids of the interface, with the network each token
+ * lives on and the address format of that network.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
+import type { CryptoCurrency } from './money.js';
+
+export type AddressFormat = 'evm' | 'tron' | 'solana';
+
+export const chainNetworks = {
+  TRON: { addressFormat: 'tron' },
+  ETH: { addressFormat: 'evm' },
+  BSC: { addressFormat: 'evm' },
+  MATIC: { addressFormat: 'evm' },
+  ARBITRUM: { addressFormat: 'evm' },
+  BASE: { addressFormat: 'evm' },
+  SOL: { addressFormat: 'solana' },
+} as const satisfies Record<string, { addressFormat: AddressFormat }>;
+export type ChainNetwork = keyof typeof chainNetworks;
+
+export const payTokenIds = [
+  'TRON_USDT',
+  'ETH_USDT',
+  'BSC_USDT',
+  'MATIC_USDT',
+  'ARBITRUM_USDT',
+  'SOL_USDT',
+  'ETH_USDC',
+  'BASE_USDC',
+  'BSC_USDC',
+  'MATIC_USDC',
+  'ARBITRUM_USDC',
+  'SOL_USDC',
+] as const;
+export type PayTokenId = (typeof payTokenIds)[number];
+
+export interface PayToken {
+  readonly id: PayTokenId;
+  readonly network: ChainNetwork;
+  readonly currency: CryptoCurrency;
+  readonly addressFormat: AddressFormat;
+}
+
+const toPayToken = (id: PayTokenId): PayToken => {
+  const cut = id.lastIndexOf('_');
+  const network = id.slice(0, cut) as ChainNetwork;
+  return {
+    id,
+    network,
+    currency: id.slice(cut + 1) as CryptoCurrency,
+    addressFormat: chainNetworks[network].addressFormat,
+  };
+};
+
+export const payTokens: Readonly<Record<PayTokenId, PayToken>> = Object.fromEntries(
+  payTokenIds.map((id) => [id, toPayToken(id)]),
+) as Record<PayTokenId, PayToken>;
+
+export const isPayTokenId = (value: unknown): value is PayTokenId =>
+  typeof value === 'string' && (payTokenIds as readonly string[]).includes(value);
+
+/** A well-formed id: upper-case network, underscore, upper-case currency ("TRON_USDT"). */
+const payTokenIdShape = /^[A-Z][A-Z0-9]*_[A-Z][A-Z0-9]*$/;
+
+/**
+ * Resolves a requested id. A malformed one (a bare `USDT`, lower case) is
+ * `invalid pay currency: <id>`; a well-formed one that is not a known, enabled token is
+ * `unsupported network/currency: <network>/<currency>` (decisions §4).
+ */
+export const resolvePayToken = (
+  id: unknown,
+  enabled: readonly PayTokenId[] = payTokenIds,
+): E.Either<PayrailError, PayToken> => {
+  if (typeof id !== 'string' || !payTokenIdShape.test(id)) {
+    return E.left(payrailError('invalid_pay_currency', { id: String(id) }));
+  }
+  const cut = id.lastIndexOf('_');
+  if (!isPayTokenId(id) || !enabled.includes(id)) {
+    return E.left(
+      payrailError('network_currency_unsupported', {
+        network: id.slice(0, cut),
+        currency: id.slice(cut + 1),
+      }),
+    );
+  }
+  return E.right(payTokens[id]);
+};
+
+/** The token for a `network` + `currency` pair, if the pair names one. */
+export const payTokenFor = (network: string, currency: string): PayToken | undefined => {
+  const id = `${network}_${currency}`;
+  return isPayTokenId(id) ? payTokens[id] : undefined;
+};
