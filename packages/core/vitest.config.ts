@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    setupFiles: ['test/fast-check.setup.ts'],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

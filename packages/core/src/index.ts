@@ -6,3 +6,4 @@ export * from './money/fees.js';
 export * from './money/money.js';
 export * from './money/pay-tokens.js';
 export * from './webhooks/webhook-envelope.js';
+export * from './codecs/decode.js';
