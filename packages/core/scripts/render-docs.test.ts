@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  errorsDocUrl,
+  machines,
+  machinesDocUrl,
+  renderErrorsDoc,
+  renderMachinesDoc,
+} from './render-docs.js';
+
+describe('generated docs', () => {
+  it('docs/errors.md is the catalogue as it is now (run `pnpm docs` after changing it)', () => {
+    expect(readFileSync(errorsDocUrl, 'utf8')).toBe(renderErrorsDoc());
+  });
+
+  it('docs/machines.md shows each machine as it is defined now (run `pnpm docs`)', () => {
+    const current = readFileSync(machinesDocUrl, 'utf8');
+    expect(current).toBe(renderMachinesDoc(current));
+  });
+
+  it('docs/machines.md has a diagram for every machine', () => {
+    const current = readFileSync(machinesDocUrl, 'utf8');
+    for (const name of Object.keys(machines)) {
+      expect(current).toContain(`<!-- diagram:${name} -->`);
+    }
+  });
+});
