@@ -1,14 +1,16 @@
-import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { setup } from 'xstate';
 import { toMermaid } from './machine-diagram.js';
 
 describe('toMermaid', () => {
-  it('draws states, the initial state, guarded transitions and final states', () => {
+  it('draws states, the initial state, guarded and targetless transitions and final states', () => {
     const machine = setup({ guards: { funded: () => true } }).createMachine({
       id: 'demo',
       initial: 'idle',
       states: {
-        idle: { on: { 'demo.start': { target: 'busy', guard: 'funded' } } },
+        idle: {
+          on: { 'demo.start': { target: 'busy', guard: 'funded' }, 'demo.touch': { actions: [] } },
+        },
         busy: {
           initial: 'working',
           states: { working: { on: { 'demo.finish': '#demo.done' } } },
@@ -23,5 +25,6 @@ describe('toMermaid', () => {
     expect(diagram).toContain('state "busy" as demo_busy {');
     expect(diagram).toContain('demo_busy_working --> demo_done: demo.finish');
     expect(diagram).toContain('demo_done --> [*]');
+    expect(diagram).toContain('demo_idle --> demo_idle: demo.touch');
   });
 });

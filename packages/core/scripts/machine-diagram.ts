@@ -10,7 +10,12 @@ const guardLabel = (guard: unknown): string => {
   if (guard === undefined) return '';
   if (typeof guard === 'string') return ` [${guard}]`;
   if (typeof guard === 'object' && guard !== null && 'type' in guard) {
-    return ` [${String((guard as { type: unknown }).type)}]`;
+    const { type, params } = guard as { type: unknown; params?: unknown };
+    const detail =
+      typeof params === 'object' && params !== null
+        ? Object.values(params).filter((v) => ['string', 'number', 'boolean'].includes(typeof v))
+        : [];
+    return ` [${String(type)}${detail.length > 0 ? `: ${detail.join(', ')}` : ''}]`;
   }
   return ' [guarded]';
 };
@@ -20,7 +25,9 @@ const eventLabel = (eventType: string): string => (eventType === '' ? 'always' :
 const renderTransitions = (node: AnyStateNode, indent: string, lines: string[]): void => {
   const transitions = [...node.transitions.values()].flat();
   for (const t of [...transitions, ...(node.always ?? [])]) {
-    for (const target of t.target ?? []) {
+    // A targetless transition (an update that stays put) is drawn as a self-loop.
+    const targets = t.target ?? (String(t.eventType) === '' ? [] : [node]);
+    for (const target of targets) {
       lines.push(
         `${indent}${idOf(node)} --> ${idOf(target)}: ${eventLabel(String(t.eventType))}${guardLabel(t.guard)}`,
       );
@@ -48,6 +55,10 @@ const renderChildren = (node: AnyStateNode, indent: string, lines: string[]): vo
 export const toMermaid = (machine: AnyStateMachine): string => {
   const lines = ['stateDiagram-v2'];
   renderChildren(machine.root, '  ', lines);
-  renderTransitions(machine.root, '  ', lines);
+  if (machine.root.transitions.size > 0) {
+    // Events the machine handles in every state hang off the root, drawn as "any state".
+    lines.push(`  state "any state" as ${idOf(machine.root)}`);
+    renderTransitions(machine.root, '  ', lines);
+  }
   return lines.join('\n');
 };

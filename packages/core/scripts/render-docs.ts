@@ -9,9 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import {
-  type ErrorKind,
   acquiringOrderMachine,
   cryptoBatchMachine,
+  type ErrorKind,
   errorCatalogue,
   errorPolicies,
   payoutMachine,
@@ -62,10 +62,14 @@ export const renderErrorsDoc = (): string => {
     '| kind | HTTP | code | retry the same request |',
     '|---|---|---|---|',
     ...(Object.entries(errorPolicies) as [ErrorKind, (typeof errorPolicies)[ErrorKind]][]).map(
-      ([kind, p]) => `| ${kind} | ${p.httpStatus} | ${p.code} | ${p.retryable ? 'yes, with backoff' : 'no'} |`,
+      ([kind, p]) =>
+        `| ${kind} | ${p.httpStatus} | ${p.code} | ${p.retryable ? 'yes, with backoff' : 'no'} |`,
     ),
   ];
-  const byGroup = new Map<string, [string, (typeof errorCatalogue)[keyof typeof errorCatalogue]][]>();
+  const byGroup = new Map<
+    string,
+    [string, (typeof errorCatalogue)[keyof typeof errorCatalogue]][]
+  >();
   for (const [key, entry] of Object.entries(errorCatalogue)) {
     byGroup.set(entry.group, [...(byGroup.get(entry.group) ?? []), [key, entry]]);
   }
@@ -94,7 +98,9 @@ export const renderMachinesDoc = (current: string): string =>
 const main = (): void => {
   writeFileSync(errorsDocUrl, renderErrorsDoc());
   writeFileSync(machinesDocUrl, renderMachinesDoc(readFileSync(machinesDocUrl, 'utf8')));
-  process.stdout.write(`wrote ${fileURLToPath(errorsDocUrl)} and ${fileURLToPath(machinesDocUrl)}\n`);
+  process.stdout.write(
+    `wrote ${fileURLToPath(errorsDocUrl)} and ${fileURLToPath(machinesDocUrl)}\n`,
+  );
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

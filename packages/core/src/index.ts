@@ -1,9 +1,31 @@
+/**
+ * @payrail/core: the pure domain of payrail. Money, the error catalogue, the request codecs,
+ * the state machines with their effects as data, the ledger, webhook envelopes, and the ports
+ * that stores and other adapters implement. No I/O.
+ */
+export * from './codecs/acquiring.codecs.js';
 export * from './codecs/addresses.js';
+export * from './codecs/beneficiary.codecs.js';
+export * from './codecs/beneficiary-account.codecs.js';
+export * from './codecs/crypto-batch.codecs.js';
+export * from './codecs/decode.js';
+export * from './codecs/list-query.codecs.js';
+export * from './codecs/payout.codecs.js';
+export * from './codecs/webhook.codecs.js';
+export * from './codecs/zip-formats.js';
 export * from './errors/error-catalogue.js';
 export * from './ledger/ledger.js';
+export * from './machines/acquiring-order.machine.js';
+export * from './machines/crypto-batch.machine.js';
 export * from './machines/effects.js';
+export * from './machines/order-status.js';
+export * from './machines/payout.machine.js';
+export * from './machines/payout.view.js';
 export * from './money/fees.js';
 export * from './money/money.js';
 export * from './money/pay-tokens.js';
+export type * from './ports/clock.js';
+export * from './ports/collections.js';
+export type * from './ports/records.js';
+export * from './ports/store.js';
 export * from './webhooks/webhook-envelope.js';
-export * from './codecs/decode.js';

@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
-import { type PayrailError, isPayrailError, payrailError } from '../errors/error-catalogue.js';
+import { isPayrailError, type PayrailError, payrailError } from '../errors/error-catalogue.js';
 
 export type CatalogueValidationError = t.ValidationError & { readonly payrailError: PayrailError };
 

@@ -86,6 +86,12 @@ export const errorCatalogue = {
     'validation',
     'payrail',
   ),
+  decimal_too_large: entry(
+    'general',
+    '<field> must have at most 24 digits before the decimal point',
+    'validation',
+    'payrail',
+  ),
 
   // Fiat payout
   currency_required: entry('payout', 'currency required', 'validation'),
@@ -240,22 +246,14 @@ export const errorCatalogue = {
   method_id_required: entry('crypto_batch', 'method_id required', 'validation'),
   method_not_crypto: entry('crypto_batch', 'payout method not supported for crypto', 'business'),
   order_no_required: entry('crypto_batch', 'order_no required', 'validation'),
-  duplicate_order_no_in_request: entry(
-    'crypto_batch',
-    'duplicate order_no in request',
-    'business',
-  ),
+  duplicate_order_no_in_request: entry('crypto_batch', 'duplicate order_no in request', 'business'),
   duplicate_order_no_in_batch: entry('crypto_batch', 'duplicate order_no in batch', 'business'),
   duplicate_order_no_in_payouts: entry(
     'crypto_batch',
     'duplicate order_no in merchant payouts',
     'business',
   ),
-  address_key_required: entry(
-    'crypto_batch',
-    'beneficiary_account.address required',
-    'validation',
-  ),
+  address_key_required: entry('crypto_batch', 'beneficiary_account.address required', 'validation'),
   receiving_address_required: entry('crypto_batch', 'receiving address required', 'validation'),
   invalid_evm_address: entry('crypto_batch', 'invalid EVM receiving address', 'validation'),
   invalid_tron_address: entry('crypto_batch', 'invalid TRON receiving address', 'validation'),
@@ -349,6 +347,15 @@ export const errorCatalogue = {
     'out_trade_no already exists',
     'business',
     'decisions',
+  ),
+
+  // Webhook management (decisions §5)
+  invalid_webhook_url: entry('webhook', 'invalid webhook url', 'validation', 'payrail'),
+  invalid_webhook_event: entry(
+    'webhook',
+    'invalid webhook event: <event>',
+    'validation',
+    'payrail',
   ),
 
   // Platform-side webhook receiving

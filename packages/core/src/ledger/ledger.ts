@@ -4,7 +4,7 @@
  * buckets per currency, `available` and `held`; the other side of every journal is one of the
  * platform's own accounts, so the books of the whole service always balance.
  */
-import { Decimal, type Currency, type Money, formatAmount, negate } from '../money/money.js';
+import { type Currency, Decimal, formatAmount, type Money, negate } from '../money/money.js';
 
 /** The movement classes of ledger records (the interface's `record_type`). */
 export const recordTypes = [
@@ -176,9 +176,13 @@ export const balancesOf = (accountId: string, postings: Iterable<Posting>): read
 export const keepsBalancesNonNegative = (
   journal: Pick<Journal, 'postings'>,
   current: (ledgerAccount: string, currency: Currency) => Decimal,
-): boolean =>
-  journal.postings.every(
-    (p) =>
-      !p.ledgerAccount.startsWith('merchant:') ||
-      current(p.ledgerAccount, p.currency).plus(p.amount).greaterThanOrEqualTo(0),
-  );
+): boolean => {
+  // A journal is atomic: judge each bucket after all of its postings, not posting by posting.
+  const after = new Map<string, Decimal>();
+  for (const p of journal.postings) {
+    if (!p.ledgerAccount.startsWith('merchant:')) continue;
+    const key = `${p.ledgerAccount}\u0000${p.currency}`;
+    after.set(key, (after.get(key) ?? current(p.ledgerAccount, p.currency)).plus(p.amount));
+  }
+  return [...after.values()].every((balance) => balance.greaterThanOrEqualTo(0));
+};

@@ -16,8 +16,8 @@ import {
   type AnyStateMachine,
   type EventFromLogic,
   type InputFrom,
-  type SnapshotFrom,
   initialTransition,
+  type SnapshotFrom,
   transition,
 } from 'xstate';
 import type { Journal } from '../ledger/ledger.js';

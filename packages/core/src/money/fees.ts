@@ -3,7 +3,7 @@
  * scale with ROUND_HALF_UP (0.5 of the smallest unit goes up). The rounding mode is decided in
  * docs/adr/0006-fee-rounding.md and pinned by tests.
  */
-import { Decimal, type Money, add, compare, money, subtract } from './money.js';
+import { add, compare, Decimal, type Money, money, subtract } from './money.js';
 
 export interface FeeSchedule {
   /** Fixed fee in the payout currency, a decimal string ("0.50"). */

@@ -44,6 +44,12 @@ export interface Money {
 const unsignedDecimal = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 const signedDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
+/**
+ * No amount has more than 24 integer digits: with 6 decimals that is 30 significant digits, well
+ * inside the 40 that `Decimal` computes exactly, fees and sums included.
+ */
+export const maxIntegerDigits = 24;
+
 export interface ParseAmountOptions {
   /** The name of the field in error messages. */
   readonly field?: string;
@@ -55,7 +61,8 @@ export interface ParseAmountOptions {
  * Parses a wire amount. Accepts only plain decimal strings ("10", "10.5", "0.000001"): no
  * exponent, no sign (unless allowed), no leading zeros, no whitespace, at most the currency's
  * scale of decimals. Anything else is `<field> must be a decimal string with at most <scale>
- * decimal places`; range rules (greater than zero, ...) belong to the caller's codec.
+ * decimal places` (or, past 24 integer digits, `<field> must have at most 24 digits before the
+ * decimal point`); range rules (greater than zero, ...) belong to the caller's codec.
  */
 export const parseAmount = (
   input: unknown,
@@ -68,8 +75,9 @@ export const parseAmount = (
   if (typeof input !== 'string' || !pattern.test(input)) {
     return E.left(payrailError('invalid_decimal', { field, scale }));
   }
-  const decimals = input.split('.')[1]?.length ?? 0;
-  if (decimals > scale) return E.left(payrailError('invalid_decimal', { field, scale }));
+  const [whole = '', fraction = ''] = input.replace('-', '').split('.');
+  if (fraction.length > scale) return E.left(payrailError('invalid_decimal', { field, scale }));
+  if (whole.length > maxIntegerDigits) return E.left(payrailError('decimal_too_large', { field }));
   return E.right({ currency, value: new Decimal(input) });
 };
 
@@ -77,7 +85,8 @@ export const parseAmount = (
 export const isDecimalString = (input: unknown, scale: number): input is string =>
   typeof input === 'string' &&
   unsignedDecimal.test(input) &&
-  (input.split('.')[1]?.length ?? 0) <= scale;
+  (input.split('.')[1]?.length ?? 0) <= scale &&
+  (input.split('.')[0]?.length ?? 0) <= maxIntegerDigits;
 
 export const money = (currency: Currency, value: DecimalJs.Value): Money => ({
   currency,
@@ -87,7 +96,8 @@ export const money = (currency: Currency, value: DecimalJs.Value): Money => ({
 export const zero = (currency: Currency): Money => ({ currency, value: new Decimal(0) });
 
 /** The wire form: a decimal string with exactly the currency's scale ("10.00", "1.500000"). */
-export const formatAmount = (amount: Money): string => amount.value.toFixed(scaleOf(amount.currency));
+export const formatAmount = (amount: Money): string =>
+  amount.value.toFixed(scaleOf(amount.currency));
 
 const sameCurrency = (a: Money, b: Money): void => {
   if (a.currency !== b.currency) {

@@ -1,0 +1,121 @@
+/**
+ * fast-check arbitraries of valid acquiring and webhook-management inputs, as a merchant would
+ * send them (wire form: decimal strings, `null` or a missing key for "not set"). For tests only.
+ */
+import fc from 'fast-check';
+import { type PayTokenId, payTokenIds, payTokens } from '../money/pay-tokens.js';
+import { webhookEventPatterns } from './webhook.codecs.js';
+
+export const payTokenIdArb: fc.Arbitrary<PayTokenId> = fc.constantFrom(...payTokenIds);
+
+/**
+ * A USD amount between `minCents` and `maxCents`, written any way the wire allows: "12",
+ * "12.0", "12.00", "0.5", "0.50".
+ */
+export const usdAmountArb = (minCents: bigint, maxCents: bigint): fc.Arbitrary<string> =>
+  fc.tuple(fc.bigInt(minCents, maxCents), fc.nat(2)).map(([cents, style]) => {
+    const units = (cents / 100n).toString();
+    const fraction = (cents % 100n).toString().padStart(2, '0');
+    if (fraction === '00') return [units, `${units}.0`, `${units}.00`][style] ?? units;
+    if (fraction.endsWith('0') && style === 0) return `${units}.${fraction.charAt(0)}`;
+    return `${units}.${fraction}`;
+  });
+
+/** The canonical wire form at USD scale, to compare decoded amounts with. */
+export const usdScaled = (amount: string): string => {
+  const [units = '0', fraction = ''] = amount.split('.');
+  return `${units}.${fraction.padEnd(2, '0')}`;
+};
+
+/** Absolute https URLs: DNS names, IPv4 and IPv6 literals, ports, paths, queries, fragments. */
+export const httpsUrlArb: fc.Arbitrary<string> = fc
+  .webUrl({
+    validSchemes: ['https'],
+    withQueryParameters: true,
+    withFragments: true,
+    authoritySettings: { withIPv4: true, withIPv6: true, withPort: true },
+  })
+  // Port 0 is no port a browser or client connects to.
+  .filter((url) => !/^https:\/\/[^/?#]*:0(?:[/?#]|$)/.test(url));
+
+/** Same-origin relative paths: one leading `/`, printable ASCII, no backslash. */
+export const sameOriginPathArb: fc.Arbitrary<string> = fc.oneof(
+  fc.constant('/'),
+  fc
+    .tuple(
+      fc.stringMatching(/^[A-Za-z0-9._~-]{1,20}$/),
+      fc.stringMatching(
+        /^(\/[A-Za-z0-9._~%-]{0,12}){0,4}(\?[A-Za-z0-9=&%]{0,20})?(#[A-Za-z0-9]*)?$/,
+      ),
+    )
+    .map(([first, rest]) => `/${first}${rest}`),
+);
+
+const absent = Symbol('absent');
+
+/** An optional field: left out, `null`, or a value. */
+const optional = <A>(arb: fc.Arbitrary<A>): fc.Arbitrary<A | null | typeof absent> =>
+  fc.oneof(fc.constant(absent), fc.constant(null), arb);
+
+const withoutAbsent = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== absent));
+
+const remarkArb = fc
+  .string({ minLength: 1, maxLength: 256 })
+  .filter((s) => /^[^\p{Cc}]*\S[^\p{Cc}]*$/u.test(s));
+
+/** Every field but the pay currencies, mode and pair, which depend on each other. */
+const independentOrderFieldsArb = fc.record({
+  out_trade_no: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/),
+  order_currency: fc.constant('USD'),
+  order_amount: usdAmountArb(1n, 10n ** 12n),
+  expire_seconds: fc.integer({ min: 60, max: 10800 }),
+  underpay_tolerance: usdAmountArb(0n, 10n ** 6n),
+  notify_webhook_id: fc.stringMatching(/^wh_[a-z0-9]{8,24}$/),
+  redirect_url: optional(fc.oneof(httpsUrlArb, sameOriginPathArb)),
+  logo_url: optional(httpsUrlArb),
+  remark: optional(remarkArb),
+  checkout_type: optional(fc.constant('hosted')),
+  unknown_key: optional(fc.constant('ignored')),
+});
+
+/**
+ * Valid `POST /payment/acquiring/orders` bodies, with every optional field sometimes absent or
+ * `null`. The pair is always there in `direct` mode, sometimes in `checkout` mode, and always one
+ * of the sent allowed_pay_currencies (which may repeat ids).
+ */
+export const acquiringOrderInputArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(
+    independentOrderFieldsArb,
+    optional(fc.array(payTokenIdArb, { minLength: 1, maxLength: 14 })),
+    fc.constantFrom(absent, null, 'checkout', 'direct'),
+    fc.boolean(),
+    fc.nat(),
+  )
+  .map(([fields, allowed, mode, preselect, pick]) => {
+    const choices = Array.isArray(allowed) ? allowed : payTokenIds;
+    const token = payTokens[choices[pick % choices.length] ?? 'TRON_USDT'];
+    const pair =
+      mode === 'direct' || preselect ? { network: token.network, currency: token.currency } : {};
+    return withoutAbsent({ ...fields, allowed_pay_currencies: allowed, mode, ...pair });
+  });
+
+/** Valid `POST /payment/webhooks` bodies. */
+export const webhookCreateInputArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    url: httpsUrlArb,
+    events: fc.array(fc.constantFrom(...webhookEventPatterns), { minLength: 1, maxLength: 12 }),
+    status: optional(fc.constantFrom('active', 'inactive')),
+  })
+  .map(withoutAbsent);
+
+/** Valid `PATCH /payment/webhooks/{webhook_id}` bodies (any subset of the fields). */
+export const webhookUpdateInputArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    url: optional(httpsUrlArb),
+    events: optional(
+      fc.array(fc.constantFrom(...webhookEventPatterns), { minLength: 1, maxLength: 12 }),
+    ),
+    status: optional(fc.constantFrom('active', 'inactive')),
+  })
+  .map(withoutAbsent);

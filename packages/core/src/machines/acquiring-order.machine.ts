@@ -1,0 +1,606 @@
+/**
+ * The acquiring (pay-in) order. Its status is never set by hand: every accepted event updates
+ * the context (payment records, close, time) and eventless transitions guarded by
+ * `aggregateOrderStatus` move the machine to whatever the aggregation says (decisions §4).
+ *
+ * Every event carries `at`; an event at or after expire_time settles the expiry first (as if
+ * the timer had fired), so a payment learnt after expiry is `late` whether or not the timer ran.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { enqueueActions, type SnapshotFrom, setup } from 'xstate';
+import { decodeWith } from '../codecs/decode.js';
+import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
+import { type Journal, payInJournal } from '../ledger/ledger.js';
+import { type CryptoCurrency, Decimal, type FiatCurrency, money } from '../money/money.js';
+import {
+  type ChainNetwork,
+  isPayTokenId,
+  type PayTokenId,
+  payTokens,
+} from '../money/pay-tokens.js';
+import { type DomainEvent, effectActions } from './effects.js';
+import {
+  aggregateOrderStatus,
+  type FinalOrderStatus,
+  finalOrderStatuses,
+  formatPayAmount,
+  isFinalOrderStatus,
+  mergePayment,
+  type OrderAmounts,
+  type OrderStatus,
+  observationOf,
+  orderAmounts,
+  orderStatuses,
+  type PaymentRecord,
+  type PaymentStatus,
+  ProviderPaymentEvent,
+  sameTransfer,
+} from './order-status.js';
+
+/** The token a payer chose (checkout) or the merchant fixed (direct), with its address. */
+export interface SelectedPayToken {
+  readonly network: ChainNetwork;
+  readonly currency: CryptoCurrency;
+  readonly token_id: PayTokenId;
+  readonly address: string;
+}
+
+/** `expired_paid` once money moved for an order already expired or closed (decisions §4). */
+export type AnomalyTag = '' | 'expired_paid';
+
+/** Everything the order is, as JSON: the persisted snapshot's context. */
+export interface AcquiringOrderContext {
+  readonly order_id: string;
+  readonly platform_order_no: string;
+  readonly out_trade_no: string;
+  readonly account_id: string;
+  readonly order_currency: FiatCurrency;
+  /** USD, 2 decimals. */
+  readonly order_amount: string;
+  /** Tokens (1 USD = 1 token), 6 decimals, like every paid amount. */
+  readonly pay_amount: string;
+  readonly allowed_pay_currencies: readonly PayTokenId[];
+  /** Tokens, 6 decimals. */
+  readonly underpay_tolerance: string;
+  /** Unix seconds. */
+  readonly expire_time: number;
+  readonly notify_webhook_id: string;
+  readonly checkout_type: string;
+  readonly mode: 'checkout' | 'direct';
+  readonly selected_token: SelectedPayToken | null;
+  readonly payments: Readonly<Record<string, PaymentRecord>>;
+  readonly anomaly_tag: AnomalyTag;
+  /** The close reason; null while the order is not closed. */
+  readonly close_reason: string | null;
+  /** Incremented on each accepted event; with the order id it makes event ids deterministic. */
+  readonly revision: number;
+  readonly created_at: number;
+  /** The time of the last accepted event, and the clock of the aggregation. */
+  readonly updated_at: number;
+}
+
+/** A new order as the engine creates it (codecs validated it), with the creation time. */
+export type AcquiringOrderInput = Omit<
+  AcquiringOrderContext,
+  | 'selected_token'
+  | 'payments'
+  | 'anomaly_tag'
+  | 'close_reason'
+  | 'revision'
+  | 'created_at'
+  | 'updated_at'
+> & {
+  readonly selected_token?: SelectedPayToken | null;
+  /** Creation time, Unix seconds. */
+  readonly at: number;
+};
+
+/**
+ * What can happen to an order, each stamped with the engine's clock (`at`, Unix seconds): a
+ * normalised provider event, the expiry timer, the merchant's close, the payer's token choice.
+ */
+export type AcquiringOrderEvent =
+  | {
+      readonly type: 'acquiring.payment.observed';
+      readonly payment: ProviderPaymentEvent;
+      readonly at: number;
+    }
+  | { readonly type: 'acquiring.order.expire'; readonly at: number }
+  | { readonly type: 'acquiring.order.close'; readonly reason: string; readonly at: number }
+  | {
+      readonly type: 'acquiring.order.select_token';
+      readonly token_id: string;
+      readonly address: string;
+      readonly at: number;
+    };
+
+/** `data` of `acquiring.order.updated`: every field of the interface's table. */
+export interface AcquiringOrderUpdatedData extends OrderAmounts {
+  /** `transaction_<kind>` for provider events, `order_expired`, `order_closed`. */
+  readonly provider_event: string;
+  readonly anomaly_tag: AnomalyTag;
+  readonly order_id: string;
+  readonly platform_order_no: string;
+  readonly out_trade_no: string;
+  readonly previous_status: OrderStatus;
+  readonly status: OrderStatus;
+  readonly status_changed: boolean;
+  readonly amount_changed: boolean;
+  readonly order_currency: string;
+  readonly pay_amount: string;
+  readonly underpay_tolerance: string;
+  readonly expire_time: number;
+  readonly updated_at: number;
+}
+
+/** `data` of `acquiring.payment.updated` (decisions §4). */
+export interface AcquiringPaymentUpdatedData {
+  readonly order_id: string;
+  readonly out_trade_no: string;
+  readonly payment_id: string;
+  readonly token_id: string;
+  readonly address: string;
+  readonly tx_hash: string;
+  readonly amount: string;
+  /** `pending` for a record seen for the first time. */
+  readonly previous_status: PaymentStatus;
+  readonly status: PaymentStatus;
+  readonly confirmations: number;
+  readonly updated_at: number;
+}
+
+const aggregateAt = (context: AcquiringOrderContext, now: number): OrderStatus =>
+  aggregateOrderStatus({
+    payments: Object.values(context.payments),
+    payAmount: context.pay_amount,
+    underpayTolerance: context.underpay_tolerance,
+    expireTime: context.expire_time,
+    now,
+    closed: context.close_reason !== null,
+  });
+
+/** Contexts are immutable, so their status can be remembered: the guards ask for it often. */
+const statusMemo = new WeakMap<AcquiringOrderContext, OrderStatus>();
+
+/** The order status the context aggregates to, at the time of its last accepted event. */
+export const orderStatusOf = (
+  context: AcquiringOrderContext,
+  now = context.updated_at,
+): OrderStatus => {
+  if (now !== context.updated_at) return aggregateAt(context, now);
+  const known = statusMemo.get(context);
+  if (known !== undefined) return known;
+  const status = aggregateAt(context, now);
+  statusMemo.set(context, status);
+  return status;
+};
+
+/** paid/remaining/overpaid of the order, from its records confirmed in time. */
+export const orderAmountsOf = (context: AcquiringOrderContext): OrderAmounts =>
+  orderAmounts({ payments: Object.values(context.payments), payAmount: context.pay_amount });
+
+/** The clock never runs backwards for an order: a late-stamped event is taken at the last time. */
+const clockOf = (context: AcquiringOrderContext, at: number): number =>
+  Math.max(context.updated_at, at);
+
+type StepEffect =
+  | { readonly type: 'emit'; readonly event: DomainEvent }
+  | { readonly type: 'post'; readonly journal: Journal };
+
+interface OrderStep {
+  readonly context: AcquiringOrderContext;
+  readonly effects: readonly StepEffect[];
+}
+
+/**
+ * `provider_event` of an order update: what caused it. A payment's normalised kind as
+ * `transaction_<kind>` (the interface's sample `transaction_confirmed`), else `order_closed`, or
+ * `order_expired` when the update is the expiry (the timer, or any later event settling it).
+ */
+const providerEventOf = (event: AcquiringOrderEvent, closed: boolean): string => {
+  if (event.type === 'acquiring.payment.observed') return `transaction_${event.payment.kind}`;
+  return closed ? 'order_closed' : 'order_expired';
+};
+
+const selectionOf = (
+  context: AcquiringOrderContext,
+  event: Extract<AcquiringOrderEvent, { type: 'acquiring.order.select_token' }>,
+): SelectedPayToken | undefined => {
+  if (!isPayTokenId(event.token_id) || !context.allowed_pay_currencies.includes(event.token_id)) {
+    return undefined;
+  }
+  if (event.address === '') return undefined;
+  const token = payTokens[event.token_id];
+  return {
+    network: token.network,
+    currency: token.currency,
+    token_id: token.id,
+    address: event.address,
+  };
+};
+
+const sameSelection = (a: SelectedPayToken | null, b: SelectedPayToken): boolean =>
+  a !== null && a.token_id === b.token_id && a.address === b.address;
+
+interface ContentChange {
+  readonly context: AcquiringOrderContext;
+  readonly payment?: { readonly before: PaymentRecord | undefined; readonly after: PaymentRecord };
+}
+
+/** What the event itself changes, given the order's status at the event's time. */
+const contentChangeOf = (
+  context: AcquiringOrderContext,
+  event: AcquiringOrderEvent,
+  statusNow: OrderStatus,
+  now: number,
+): ContentChange => {
+  switch (event.type) {
+    case 'acquiring.payment.observed': {
+      if (!ProviderPaymentEvent.is(event.payment)) return { context };
+      const before = context.payments[event.payment.payment_id];
+      const late = context.close_reason !== null || now >= context.expire_time;
+      const after = mergePayment(before, event.payment, {
+        order_id: context.order_id,
+        at: now,
+        late,
+      });
+      if (after === before) return { context };
+      // money moving after expiry or close; not a record already confirmed in time gaining depth
+      const anomalous = late && after.status !== 'completed';
+      return {
+        context: {
+          ...context,
+          payments: { ...context.payments, [after.payment_id]: after },
+          anomaly_tag: anomalous ? 'expired_paid' : context.anomaly_tag,
+        },
+        payment: { before, after },
+      };
+    }
+    case 'acquiring.order.expire':
+      return { context };
+    case 'acquiring.order.close':
+      return isFinalOrderStatus(statusNow)
+        ? { context }
+        : { context: { ...context, close_reason: event.reason } };
+    case 'acquiring.order.select_token': {
+      const selected = selectionOf(context, event);
+      if (isFinalOrderStatus(statusNow) || selected === undefined) return { context };
+      if (sameSelection(context.selected_token, selected)) return { context };
+      return { context: { ...context, selected_token: selected } };
+    }
+  }
+};
+
+const paymentUpdated = (
+  context: AcquiringOrderContext,
+  before: PaymentRecord | undefined,
+  after: PaymentRecord,
+): AcquiringPaymentUpdatedData => ({
+  order_id: context.order_id,
+  out_trade_no: context.out_trade_no,
+  payment_id: after.payment_id,
+  token_id: after.token_id,
+  address: after.address,
+  tx_hash: after.tx_hash,
+  amount: after.amount,
+  previous_status: before?.status ?? 'pending',
+  status: after.status,
+  confirmations: after.confirmations,
+  updated_at: after.updated_at,
+});
+
+/**
+ * One accepted event: the next context and the effects it commits, or undefined when the event
+ * changes nothing (a duplicate, an early timer, a refused command).
+ */
+const stepOf = (
+  context: AcquiringOrderContext,
+  event: AcquiringOrderEvent,
+): OrderStep | undefined => {
+  const now = clockOf(context, event.at);
+  const previousStatus = orderStatusOf(context);
+  const statusNow = orderStatusOf(context, now);
+  const change = contentChangeOf(context, event, statusNow, now);
+  if (change.context === context && statusNow === previousStatus) return undefined;
+
+  const next: AcquiringOrderContext = {
+    ...change.context,
+    revision: context.revision + 1,
+    updated_at: now,
+  };
+  const status = orderStatusOf(next);
+  const amountsBefore = orderAmountsOf(context);
+  const amounts = orderAmountsOf(next);
+  const amountChanged = amounts.paid_amount_total !== amountsBefore.paid_amount_total;
+  const emitOf = (eventType: string, data: Readonly<Record<string, unknown>>): StepEffect => ({
+    type: 'emit',
+    event: {
+      eventType,
+      businessType: 'acquiring',
+      businessId: context.order_id,
+      revision: next.revision,
+      occurredAt: now,
+      data,
+    },
+  });
+
+  const effects: StepEffect[] = [];
+  const payment = change.payment;
+  if (payment !== undefined) {
+    const { before, after } = payment;
+    if (after.chain_status === 'completed' && before?.chain_status !== 'completed') {
+      effects.push({
+        type: 'post',
+        journal: payInJournal(
+          { accountId: context.account_id, businessId: after.payment_id },
+          money(after.currency, after.amount),
+        ),
+      });
+    }
+    effects.push(
+      emitOf('acquiring.payment.updated', { ...paymentUpdated(context, before, after) }),
+    );
+  }
+  if (status !== previousStatus || amountChanged || next.anomaly_tag !== context.anomaly_tag) {
+    const data: AcquiringOrderUpdatedData = {
+      provider_event: providerEventOf(event, status === 'closed'),
+      anomaly_tag: next.anomaly_tag,
+      order_id: next.order_id,
+      platform_order_no: next.platform_order_no,
+      out_trade_no: next.out_trade_no,
+      previous_status: previousStatus,
+      status,
+      status_changed: status !== previousStatus,
+      amount_changed: amountChanged,
+      order_currency: next.order_currency,
+      pay_amount: next.pay_amount,
+      ...amounts,
+      underpay_tolerance: next.underpay_tolerance,
+      expire_time: next.expire_time,
+      updated_at: next.updated_at,
+    };
+    effects.push(emitOf('acquiring.order.updated', { ...data }));
+  }
+  return { context: next, effects };
+};
+
+/** The guard and the action of one transition see the same context and event: step once. */
+const stepMemo = new WeakMap<
+  AcquiringOrderEvent,
+  { readonly context: AcquiringOrderContext; readonly step: OrderStep | undefined }
+>();
+const memoStepOf = (
+  context: AcquiringOrderContext,
+  event: AcquiringOrderEvent,
+): OrderStep | undefined => {
+  const known = stepMemo.get(event);
+  if (known !== undefined && known.context === context) return known.step;
+  const step = stepOf(context, event);
+  stepMemo.set(event, { context, step });
+  return step;
+};
+
+const contextOf = ({
+  at,
+  selected_token,
+  ...order
+}: AcquiringOrderInput): AcquiringOrderContext => ({
+  ...order,
+  order_amount: new Decimal(order.order_amount).toFixed(2),
+  pay_amount: formatPayAmount(order.pay_amount),
+  underpay_tolerance: formatPayAmount(order.underpay_tolerance),
+  selected_token: selected_token ?? null,
+  payments: {},
+  anomaly_tag: '',
+  close_reason: null,
+  revision: 0,
+  created_at: at,
+  updated_at: at,
+});
+
+type AggregateTarget = {
+  readonly guard: {
+    readonly type: 'aggregatesTo';
+    readonly params: { readonly status: OrderStatus };
+  };
+  readonly target: OrderStatus;
+};
+
+/** From a non-final state, go wherever the aggregation of the context says. */
+const followAggregation = (from: OrderStatus): AggregateTarget[] =>
+  orderStatuses
+    .filter((status) => status !== from)
+    .map((status) => ({ guard: { type: 'aggregatesTo', params: { status } }, target: status }));
+
+const finalState = {
+  tags: ['final'],
+  entry: { type: 'clearExpiryTimer' },
+} as const;
+
+const acceptEvent = {
+  guard: 'accepts',
+  actions: 'applyEvent',
+} as const;
+
+/**
+ * The acquiring order machine. States are the order statuses (wire names); the four final ones
+ * are tagged `final` rather than XState `type: 'final'`, because a final order still records late
+ * payments (decisions §4) and a done XState machine would take no more events.
+ */
+export const acquiringOrderMachine = setup({
+  types: {
+    context: {} as AcquiringOrderContext,
+    events: {} as AcquiringOrderEvent,
+    input: {} as AcquiringOrderInput,
+  },
+  actions: {
+    ...effectActions,
+    clearExpiryTimer: enqueueActions(({ context, enqueue }) => {
+      enqueue({
+        type: 'clearTimer',
+        params: { timer: 'order.expiry', businessId: context.order_id },
+      });
+    }),
+    applyEvent: enqueueActions(({ context, event, enqueue }) => {
+      const step = memoStepOf(context, event);
+      if (step === undefined) return;
+      enqueue.assign(() => step.context);
+      for (const effect of step.effects) {
+        if (effect.type === 'emit') enqueue({ type: 'emit', params: { event: effect.event } });
+        else enqueue({ type: 'post', params: { journal: effect.journal } });
+      }
+    }),
+  },
+  guards: {
+    accepts: ({ context, event }) => memoStepOf(context, event) !== undefined,
+    aggregatesTo: ({ context }, params: { readonly status: OrderStatus }) =>
+      orderStatusOf(context) === params.status,
+  },
+}).createMachine({
+  id: 'acquiringOrder',
+  context: ({ input }) => contextOf(input),
+  entry: {
+    type: 'setTimer',
+    params: ({ context }) => ({
+      timer: 'order.expiry',
+      businessId: context.order_id,
+      dueAt: context.expire_time,
+    }),
+  },
+  initial: 'pending',
+  on: {
+    'acquiring.payment.observed': acceptEvent,
+    'acquiring.order.expire': acceptEvent,
+    'acquiring.order.close': acceptEvent,
+    'acquiring.order.select_token': acceptEvent,
+  },
+  states: {
+    pending: { always: followAggregation('pending') },
+    processing: { always: followAggregation('processing') },
+    confirming: { always: followAggregation('confirming') },
+    partial_paid: { always: followAggregation('partial_paid') },
+    completed: finalState,
+    underpaid: finalState,
+    expired: finalState,
+    closed: finalState,
+  },
+});
+
+/** A snapshot of the order machine; persist it with `getPersistedSnapshot`. */
+export type AcquiringOrderSnapshot = SnapshotFrom<typeof acquiringOrderMachine>;
+
+/** Whether the order is in one of the four states it never leaves. */
+export const isFinalOrder = (snapshot: AcquiringOrderSnapshot): boolean =>
+  (finalOrderStatuses as readonly string[]).includes(snapshot.value);
+
+/**
+ * The catalogue error for an operation the order refuses, judged at the event's time (an order
+ * past expire_time is final even if its timer has not run yet). Close: on completed
+ * `completed order cannot be closed`, on another final state `order already final`.
+ * select_token: on a final order `order already final`; a token outside allowed_pay_currencies
+ * `network/currency not allowed by order`; no address `address required`. A payment observation
+ * is refused when malformed (the codec's message) or when it contradicts the recorded transfer
+ * (`invalid upstream merchant deposit payload`); the expiry timer is never refused. A duplicate
+ * or an early timer is not refused either: the machine simply ignores it.
+ */
+export const orderRefusalOf = (
+  snapshot: AcquiringOrderSnapshot,
+  event: AcquiringOrderEvent,
+): PayrailError | undefined => {
+  const context = snapshot.context;
+  const status = orderStatusOf(context, clockOf(context, event.at));
+  const final = isFinalOrderStatus(status) ? (status satisfies FinalOrderStatus) : undefined;
+  switch (event.type) {
+    case 'acquiring.order.close':
+      if (final === 'completed') return payrailError('completed_order_cannot_be_closed');
+      return final === undefined ? undefined : payrailError('order_already_final');
+    case 'acquiring.order.select_token':
+      if (final !== undefined) return payrailError('order_already_final');
+      if (
+        !isPayTokenId(event.token_id) ||
+        !context.allowed_pay_currencies.includes(event.token_id)
+      ) {
+        return payrailError('network_currency_not_allowed');
+      }
+      return event.address === ''
+        ? payrailError('field_required', { field: 'address' })
+        : undefined;
+    case 'acquiring.payment.observed': {
+      const decoded = decodeWith(ProviderPaymentEvent)(event.payment);
+      if (E.isLeft(decoded)) return decoded.left;
+      const record = context.payments[event.payment.payment_id];
+      return record === undefined || sameTransfer(record, observationOf(event.payment))
+        ? undefined
+        : payrailError('invalid_upstream_deposit_payload');
+    }
+    case 'acquiring.order.expire':
+      return undefined;
+  }
+};
+
+/** `data.order` of the interface's order answers. */
+export interface AcquiringOrderView {
+  readonly order_id: string;
+  readonly platform_order_no: string;
+  readonly out_trade_no: string;
+  readonly status: OrderStatus;
+  readonly checkout_type: string;
+  readonly order_currency: string;
+  readonly order_amount: string;
+  readonly allowed_pay_currencies: readonly string[];
+  readonly pay_amount: string;
+  readonly paid_amount_total: string;
+  readonly remaining_amount: string;
+  readonly overpaid_amount: string;
+  readonly underpay_tolerance: string;
+  readonly checkout_url: string;
+  readonly notify_webhook_id: string;
+  readonly expire_time: number;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+/** The hosted checkout page of an order: `<checkoutBaseUrl>/<order_id>`. */
+export const checkoutUrlOf = (checkoutBaseUrl: string, orderId: string): string =>
+  `${checkoutBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(orderId)}`;
+
+/** Builds `data.order` from a snapshot; the status is the snapshot's state. */
+export const acquiringOrderView = (
+  snapshot: AcquiringOrderSnapshot,
+  checkoutBaseUrl: string,
+): AcquiringOrderView => {
+  const c = snapshot.context;
+  return {
+    order_id: c.order_id,
+    platform_order_no: c.platform_order_no,
+    out_trade_no: c.out_trade_no,
+    status: snapshot.value,
+    checkout_type: c.checkout_type,
+    order_currency: c.order_currency,
+    order_amount: c.order_amount,
+    allowed_pay_currencies: [...c.allowed_pay_currencies],
+    pay_amount: c.pay_amount,
+    ...orderAmountsOf(c),
+    underpay_tolerance: c.underpay_tolerance,
+    checkout_url: checkoutUrlOf(checkoutBaseUrl, c.order_id),
+    notify_webhook_id: c.notify_webhook_id,
+    expire_time: c.expire_time,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+};
+
+/** A payment record as answered by the payments list: decisions §4 fields, nothing internal. */
+export type PaymentRecordView = Omit<PaymentRecord, 'chain_status'>;
+
+/** Strips the internal `chain_status` off a record for the merchant. */
+export const paymentRecordView = ({ chain_status: _, ...view }: PaymentRecord): PaymentRecordView =>
+  view;
+
+/** The records of an order, oldest first (by created_at, then payment_id). */
+export const paymentRecordViews = (
+  snapshot: AcquiringOrderSnapshot,
+): readonly PaymentRecordView[] =>
+  Object.values(snapshot.context.payments)
+    .sort((a, b) => a.created_at - b.created_at || (a.payment_id < b.payment_id ? -1 : 1))
+    .map(paymentRecordView);

@@ -1,0 +1,697 @@
+/**
+ * The payout lifecycle (interface "States and transitions / Payout", decisions §2) as a pure
+ * XState v5 machine. Each state maps to exactly one (review_status, execution_status) pair; every
+ * accepted event bumps `revision` and yields its effects as data (outbox events, ledger journals,
+ * the execution request), which the engine commits with the snapshot in one unit of work.
+ */
+import { assign, type SnapshotFrom, setup } from 'xstate';
+import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
+import { payoutHoldJournal, payoutReleaseJournal, payoutSettleJournals } from '../ledger/ledger.js';
+import { type FeeBearer, type PayoutCharges, payoutCharges } from '../money/fees.js';
+import { type Currency, Decimal, money } from '../money/money.js';
+import { type DomainEvent, effectActions } from './effects.js';
+
+/** The interface's review_status values, in lifecycle order (also the list-filter enum). */
+export const reviewStatuses = [
+  'draft',
+  'pending_review',
+  'returned',
+  'rejected',
+  'approved',
+] as const;
+export type ReviewStatus = (typeof reviewStatuses)[number];
+
+/** The interface's execution_status values; `cancelled` is decisions §2's. */
+export const executionStatuses = [
+  'init',
+  'processing',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type ExecutionStatus = (typeof executionStatuses)[number];
+
+/** The top-level `status`: an execution_status or a review_status (decisions §2). */
+export type PayoutStatus = ReviewStatus | Exclude<ExecutionStatus, 'init'>;
+
+/** The two axes a payout is queried by; one machine state is exactly one pair. */
+export interface PayoutStatusPair {
+  readonly review_status: ReviewStatus;
+  readonly execution_status: ExecutionStatus;
+}
+
+/**
+ * Every pair a payout can be in: the interface's Combinations table plus the ones decisions §2
+ * adds (draft / init, and cancelled keeping the review_status it was cancelled from).
+ */
+export const allowedPayoutCombinations: readonly PayoutStatusPair[] = [
+  { review_status: 'pending_review', execution_status: 'init' },
+  { review_status: 'approved', execution_status: 'init' },
+  { review_status: 'approved', execution_status: 'processing' },
+  { review_status: 'approved', execution_status: 'completed' },
+  { review_status: 'approved', execution_status: 'failed' },
+  { review_status: 'rejected', execution_status: 'init' },
+  { review_status: 'returned', execution_status: 'init' },
+  { review_status: 'draft', execution_status: 'init' },
+  { review_status: 'draft', execution_status: 'cancelled' },
+  { review_status: 'returned', execution_status: 'cancelled' },
+  { review_status: 'pending_review', execution_status: 'cancelled' },
+];
+
+/** decisions §2: execution_status once execution has moved (or was cancelled), else review_status. */
+export const payoutStatusOfPair = (pair: PayoutStatusPair): PayoutStatus =>
+  pair.execution_status === 'init' ? pair.review_status : pair.execution_status;
+
+/**
+ * How many times the verification request is delivered: the webhook schedule of decisions §5
+ * (at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). Still undecided after the last one, the
+ * payout is returned.
+ */
+export const maxVerificationAttempts = 8;
+
+/** Why execution fails when the merchant cannot cover the debit (decisions §2). */
+export const insufficientBalanceReason = 'insufficient balance';
+
+/** What the verification request tells the merchant about the recipient; fields come masked. */
+export interface PayoutVerificationDetails {
+  readonly beneficiary_name: string;
+  readonly network_code: string;
+  readonly account_type: string | null;
+  readonly beneficiary_account: {
+    readonly network_code: string;
+    readonly display_name: string | null;
+    readonly fields_masked: Readonly<Record<string, string>>;
+  };
+}
+
+/** JSON-serialisable: amounts are decimal strings at the currency's scale, times Unix seconds. */
+export interface PayoutContext {
+  readonly payout_id: string;
+  readonly account_id: string;
+  readonly reference: string;
+  readonly client_request_id?: string;
+  readonly currency: Currency;
+  readonly amount: string;
+  readonly fee: string;
+  readonly fee_bearer: FeeBearer;
+  readonly notify_url: string;
+  readonly beneficiary_id: string;
+  readonly beneficiary_account_id: string;
+  readonly verification_enabled: boolean;
+  readonly auto_approve: boolean;
+  readonly verification: PayoutVerificationDetails;
+  /** The highest verification attempt answered so far in the current review round. */
+  readonly verification_attempts: number;
+  readonly execution_fail_reason?: string;
+  /** 1 at creation, +1 per accepted event: the expected version of optimistic concurrency and
+   *  the revision of the events a transition emits. */
+  readonly revision: number;
+  readonly created_at: number;
+  readonly updated_at: number;
+  readonly submitted_at?: number;
+}
+
+/** What the engine creates a payout from; `submit` picks draft or pending review. */
+export type PayoutInput = Omit<
+  PayoutContext,
+  | 'verification_attempts'
+  | 'execution_fail_reason'
+  | 'revision'
+  | 'created_at'
+  | 'updated_at'
+  | 'submitted_at'
+> & {
+  readonly submit: boolean;
+  /** Unix seconds. */
+  readonly at: number;
+};
+
+/** The fields a `PATCH` may change, already validated (and the fee recomputed) by the engine. */
+export type PayoutChanges = Partial<
+  Pick<
+    PayoutContext,
+    | 'currency'
+    | 'amount'
+    | 'fee'
+    | 'fee_bearer'
+    | 'notify_url'
+    | 'beneficiary_id'
+    | 'beneficiary_account_id'
+    | 'verification'
+  >
+>;
+
+/** Every event carries `at`, Unix seconds, the time the engine accepted it. */
+export type PayoutEvent =
+  | {
+      readonly type: 'payout.submit';
+      readonly at: number;
+      /** The account's settings when submitted, if they changed since creation. */
+      readonly verification_enabled?: boolean;
+      readonly auto_approve?: boolean;
+    }
+  | { readonly type: 'payout.update'; readonly at: number; readonly changes: PayoutChanges }
+  | { readonly type: 'payout.cancel'; readonly at: number }
+  | {
+      readonly type: 'payout.verification.answered';
+      readonly at: number;
+      /** `null`: unparsable, no clear decision, or no answer in time. */
+      readonly verified: boolean | null;
+      /** 1-based delivery attempt the answer belongs to. */
+      readonly attempt: number;
+    }
+  | {
+      readonly type: 'payout.review.approve' | 'payout.review.return' | 'payout.review.reject';
+      readonly at: number;
+      readonly reason?: string;
+    }
+  | {
+      readonly type: 'payout.execution.processing' | 'payout.execution.completed';
+      readonly at: number;
+      /** The merchant's available balance in the payout currency, read in the same unit of work. */
+      readonly available: string;
+    }
+  | { readonly type: 'payout.execution.failed'; readonly at: number; readonly reason: string };
+
+/** Dotted names, so a handler can match `payout.execution.*`. */
+export type PayoutEventType = PayoutEvent['type'];
+
+/** Amount, fee and who bears it decide what is held, sent and charged (decisions §2). */
+export const payoutChargesOf = (context: PayoutContext): PayoutCharges =>
+  payoutCharges(
+    money(context.currency, context.amount),
+    money(context.currency, context.fee),
+    context.fee_bearer,
+  );
+
+const journalHead = (context: PayoutContext) => ({
+  accountId: context.account_id,
+  businessId: context.payout_id,
+});
+
+const pair = (
+  review_status: ReviewStatus,
+  execution_status: ExecutionStatus,
+): PayoutStatusPair => ({ review_status, execution_status });
+
+/** A result webhook of the interface's Payout events, data exactly as listed there. */
+const resultEvent = (
+  context: PayoutContext,
+  eventType: string,
+  to: PayoutStatusPair,
+): DomainEvent => ({
+  eventType,
+  businessType: 'payout',
+  businessId: context.payout_id,
+  revision: context.revision,
+  occurredAt: context.updated_at,
+  data: {
+    payout_id: context.payout_id,
+    reference: context.reference,
+    currency: context.currency,
+    amount: context.amount,
+    status: payoutStatusOfPair(to),
+    review_status: to.review_status,
+    execution_status: to.execution_status,
+    ...(to.execution_status === 'failed'
+      ? { execution_fail_reason: context.execution_fail_reason ?? '' }
+      : {}),
+  },
+});
+
+/** The interface's "Verification request payload", sent without an envelope. */
+const verificationRequest = (context: PayoutContext): DomainEvent => ({
+  eventType: 'payout.verify.request',
+  businessType: 'payout',
+  businessId: context.payout_id,
+  revision: context.revision,
+  occurredAt: context.updated_at,
+  data: {
+    payout_id: context.payout_id,
+    type: 'payout.verification',
+    account_id: context.account_id,
+    reference: context.reference,
+    currency: context.currency,
+    amount: context.amount,
+    status: 'pending_review',
+    review_status: 'pending_review',
+    execution_status: 'init',
+    beneficiary_id: context.beneficiary_id,
+    beneficiary_account_id: context.beneficiary_account_id,
+    beneficiary_name: context.verification.beneficiary_name,
+    network_code: context.verification.network_code,
+    account_type: context.verification.account_type,
+    beneficiary_account: context.verification.beneficiary_account,
+    submitted_at: context.submitted_at ?? context.updated_at,
+    created_at: context.created_at,
+  },
+});
+
+const sameValue = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  return (
+    keysA.length === keysB.length &&
+    keysA.every((key) =>
+      sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
+  );
+};
+
+/** Whether an update would change anything: an edit that does not answers `no changes`. */
+export const payoutChangesAnything = (context: PayoutContext, changes: PayoutChanges): boolean =>
+  Object.entries(changes).some(
+    ([key, value]) => !sameValue(context[key as keyof PayoutContext], value),
+  );
+
+const hasFunds = (context: PayoutContext, available: string): boolean =>
+  new Decimal(available).greaterThanOrEqualTo(payoutChargesOf(context).debit.value);
+
+type Ctx = { readonly context: PayoutContext };
+
+const emitResult = (eventType: string, to: PayoutStatusPair) =>
+  ({
+    type: 'emit',
+    params: ({ context }: Ctx) => ({ event: resultEvent(context, eventType, to) }),
+  }) as const;
+
+const emitProcessing = emitResult('payout.execution.processing', pair('approved', 'processing'));
+const emitCompleted = emitResult('payout.execution.completed', pair('approved', 'completed'));
+const emitFailed = emitResult('payout.execution.failed', pair('approved', 'failed'));
+
+const postHold = {
+  type: 'post',
+  params: ({ context }: Ctx) => ({
+    journal: payoutHoldJournal(journalHead(context), payoutChargesOf(context).debit),
+  }),
+} as const;
+
+const postRelease = {
+  type: 'post',
+  params: ({ context }: Ctx) => ({
+    journal: payoutReleaseJournal(journalHead(context), payoutChargesOf(context).debit),
+  }),
+} as const;
+
+const payoutSetup = setup({
+  types: {
+    context: {} as PayoutContext,
+    events: {} as PayoutEvent,
+    input: {} as PayoutInput,
+  },
+  actions: {
+    ...effectActions,
+    /** Every accepted event: one more revision, stamped with the event's time. */
+    accept: assign(({ context, event }) => ({
+      revision: context.revision + 1,
+      updated_at: event.at,
+    })),
+    markSubmitted: assign(({ event }) => ({
+      submitted_at: event.at,
+      verification_attempts: 0,
+      ...(event.type === 'payout.submit' && event.verification_enabled !== undefined
+        ? { verification_enabled: event.verification_enabled }
+        : {}),
+      ...(event.type === 'payout.submit' && event.auto_approve !== undefined
+        ? { auto_approve: event.auto_approve }
+        : {}),
+    })),
+    applyChanges: assign(({ event }) => (event.type === 'payout.update' ? event.changes : {})),
+    recordAttempt: assign(({ context, event }) =>
+      event.type === 'payout.verification.answered'
+        ? { verification_attempts: Math.max(context.verification_attempts, event.attempt) }
+        : {},
+    ),
+    recordFailure: assign((_, params: { readonly reason: string }) => ({
+      execution_fail_reason: params.reason,
+    })),
+  },
+  guards: {
+    submittedOnCreate: ({ context }) => context.submitted_at !== undefined,
+    verificationEnabled: ({ context }) => context.verification_enabled,
+    autoApprove: ({ context }) => context.auto_approve,
+    changesAnything: ({ context, event }) =>
+      event.type === 'payout.update' && payoutChangesAnything(context, event.changes),
+    verified: ({ event }) =>
+      event.type === 'payout.verification.answered' && event.verified === true,
+    refused: ({ event }) =>
+      event.type === 'payout.verification.answered' && event.verified === false,
+    lastAttemptUndecided: ({ event }) =>
+      event.type === 'payout.verification.answered' &&
+      event.verified === null &&
+      event.attempt >= maxVerificationAttempts,
+    newAttempt: ({ context, event }) =>
+      event.type === 'payout.verification.answered' &&
+      event.attempt > context.verification_attempts,
+    coversDebit: ({ context, event }) =>
+      (event.type === 'payout.execution.processing' ||
+        event.type === 'payout.execution.completed') &&
+      hasFunds(context, event.available),
+  },
+});
+
+/** Completion turns the hold into the `payout` debit and, unless zero, the `payout_fee` debit. */
+const postSettlement = payoutSetup.enqueueActions(({ context, enqueue }) => {
+  const charges = payoutChargesOf(context);
+  for (const journal of payoutSettleJournals(journalHead(context), charges.credit, charges.fee)) {
+    enqueue({ type: 'post', params: { journal } });
+  }
+});
+
+/** The payout's machine. Its id is `payout`; persisted snapshots name states by these keys. */
+export const payoutMachine = payoutSetup.createMachine({
+  id: 'payout',
+  context: ({ input }) => {
+    const { submit, at, ...fields } = input;
+    return {
+      ...fields,
+      verification_attempts: 0,
+      revision: 1,
+      created_at: at,
+      updated_at: at,
+      ...(submit ? { submitted_at: at } : {}),
+    };
+  },
+  initial: 'created',
+  states: {
+    /** Transient: routes a new payout by `submit`; never at rest. */
+    created: {
+      always: [{ guard: 'submittedOnCreate', target: 'pendingReview' }, { target: 'draft' }],
+    },
+    draft: {
+      on: {
+        'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
+        'payout.update': { guard: 'changesAnything', actions: ['accept', 'applyChanges'] },
+        'payout.cancel': { target: 'cancelled.draft', actions: 'accept' },
+      },
+    },
+    pendingReview: {
+      initial: 'screening',
+      on: {
+        'payout.cancel': { target: 'cancelled.pendingReview', actions: 'accept' },
+        'payout.review.approve': { target: 'approved', actions: 'accept' },
+        'payout.review.return': { target: 'returned', actions: 'accept' },
+        'payout.review.reject': { target: 'rejected', actions: 'accept' },
+      },
+      states: {
+        /** Transient: verification first, else the risk policy's auto approval, else an operator. */
+        screening: {
+          always: [
+            { guard: 'verificationEnabled', target: 'awaitingVerification' },
+            { guard: 'autoApprove', target: '#payout.approved' },
+            { target: 'awaitingReview' },
+          ],
+        },
+        awaitingVerification: {
+          entry: {
+            type: 'emit',
+            params: ({ context }) => ({ event: verificationRequest(context) }),
+          },
+          on: {
+            'payout.verification.answered': [
+              {
+                guard: 'verified',
+                target: '#payout.approved',
+                actions: ['accept', 'recordAttempt'],
+              },
+              {
+                guard: 'refused',
+                target: '#payout.rejected',
+                actions: ['accept', 'recordAttempt'],
+              },
+              {
+                guard: 'lastAttemptUndecided',
+                target: '#payout.returned',
+                actions: ['accept', 'recordAttempt'],
+              },
+              { guard: 'newAttempt', actions: ['accept', 'recordAttempt'] },
+            ],
+          },
+        },
+        awaitingReview: {},
+      },
+    },
+    returned: {
+      entry: emitResult('payout.review.returned', pair('returned', 'init')),
+      on: {
+        'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
+        'payout.update': { guard: 'changesAnything', actions: ['accept', 'applyChanges'] },
+        'payout.cancel': { target: 'cancelled.returned', actions: 'accept' },
+      },
+    },
+    rejected: {
+      type: 'final',
+      entry: emitResult('payout.review.rejected', pair('rejected', 'init')),
+    },
+    approved: {
+      initial: 'init',
+      entry: [
+        emitResult('payout.review.approved', pair('approved', 'init')),
+        {
+          type: 'requestExecution',
+          params: ({ context }) => ({ payoutId: context.payout_id }),
+        },
+      ],
+      states: {
+        init: {
+          on: {
+            'payout.execution.processing': [
+              {
+                guard: 'coversDebit',
+                target: 'processing',
+                actions: ['accept', postHold, emitProcessing],
+              },
+              {
+                target: 'failed',
+                actions: [
+                  'accept',
+                  { type: 'recordFailure', params: { reason: insufficientBalanceReason } },
+                  emitProcessing,
+                  emitFailed,
+                ],
+              },
+            ],
+            // An outcome given before execution started passes through processing.
+            'payout.execution.completed': [
+              {
+                guard: 'coversDebit',
+                target: 'completed',
+                actions: ['accept', postHold, emitProcessing, postSettlement, emitCompleted],
+              },
+              {
+                target: 'failed',
+                actions: [
+                  'accept',
+                  { type: 'recordFailure', params: { reason: insufficientBalanceReason } },
+                  emitProcessing,
+                  emitFailed,
+                ],
+              },
+            ],
+            'payout.execution.failed': {
+              target: 'failed',
+              actions: [
+                'accept',
+                { type: 'recordFailure', params: ({ event }) => ({ reason: event.reason }) },
+                emitProcessing,
+                emitFailed,
+              ],
+            },
+          },
+        },
+        processing: {
+          on: {
+            'payout.execution.completed': {
+              target: 'completed',
+              actions: ['accept', postSettlement, emitCompleted],
+            },
+            'payout.execution.failed': {
+              target: 'failed',
+              actions: [
+                'accept',
+                { type: 'recordFailure', params: ({ event }) => ({ reason: event.reason }) },
+                postRelease,
+                emitFailed,
+              ],
+            },
+          },
+        },
+        completed: { type: 'final' },
+        failed: { type: 'final' },
+      },
+    },
+    /** Cancelled keeps the review_status it was cancelled from (decisions §2). */
+    cancelled: {
+      initial: 'draft',
+      states: {
+        draft: { type: 'final' },
+        returned: { type: 'final' },
+        pendingReview: { type: 'final' },
+      },
+    },
+  },
+});
+
+/** The machine's type, for `decide(payoutMachine, ...)` and actor options. */
+export type PayoutMachine = typeof payoutMachine;
+/** A payout at rest; persist it with `persistPayout`. */
+export type PayoutSnapshot = SnapshotFrom<PayoutMachine>;
+
+/** The resting states, named `parent.child`; each is one (review_status, execution_status). */
+export const payoutStatePairs = {
+  draft: pair('draft', 'init'),
+  'pendingReview.awaitingVerification': pair('pending_review', 'init'),
+  'pendingReview.awaitingReview': pair('pending_review', 'init'),
+  returned: pair('returned', 'init'),
+  rejected: pair('rejected', 'init'),
+  'approved.init': pair('approved', 'init'),
+  'approved.processing': pair('approved', 'processing'),
+  'approved.completed': pair('approved', 'completed'),
+  'approved.failed': pair('approved', 'failed'),
+  'cancelled.draft': pair('draft', 'cancelled'),
+  'cancelled.returned': pair('returned', 'cancelled'),
+  'cancelled.pendingReview': pair('pending_review', 'cancelled'),
+} as const satisfies Record<string, PayoutStatusPair>;
+/** A resting state of the machine, e.g. `approved.processing`. */
+export type PayoutStateKey = keyof typeof payoutStatePairs;
+
+/** States that accept no event any more. */
+export const finalPayoutStates: readonly PayoutStateKey[] = [
+  'rejected',
+  'approved.completed',
+  'approved.failed',
+  'cancelled.draft',
+  'cancelled.returned',
+  'cancelled.pendingReview',
+];
+
+/** The resting state of a snapshot as one `parent.child` key. */
+export const payoutStateKeyOf = (snapshot: PayoutSnapshot): PayoutStateKey => {
+  const value: unknown = snapshot.value;
+  const key =
+    typeof value === 'string'
+      ? value
+      : Object.entries(value as Record<string, string>)
+          .map(([parent, child]) => `${parent}.${child}`)
+          .join('');
+  if (!Object.hasOwn(payoutStatePairs, key)) {
+    throw new TypeError(`payout snapshot not at rest: ${key}`);
+  }
+  return key as PayoutStateKey;
+};
+
+/** The (review_status, execution_status) a query answers for this snapshot. */
+export const payoutStatePairOf = (snapshot: PayoutSnapshot): PayoutStatusPair =>
+  payoutStatePairs[payoutStateKeyOf(snapshot)];
+
+/** review_status on the wire, from the machine state alone (never stored twice). */
+export const reviewStatusOf = (snapshot: PayoutSnapshot): ReviewStatus =>
+  payoutStatePairOf(snapshot).review_status;
+
+/** execution_status on the wire, from the machine state alone. */
+export const executionStatusOf = (snapshot: PayoutSnapshot): ExecutionStatus =>
+  payoutStatePairOf(snapshot).execution_status;
+
+/** The top-level `status` field (decisions §2). */
+export const payoutStatusOf = (snapshot: PayoutSnapshot): PayoutStatus =>
+  payoutStatusOfPair(payoutStatePairOf(snapshot));
+
+/** Final: rejected, completed, failed or cancelled; every later event is refused. */
+export const isFinalPayout = (snapshot: PayoutSnapshot): boolean =>
+  finalPayoutStates.includes(payoutStateKeyOf(snapshot));
+
+/** The message for an operation the state forbids, as decisions §2 words it for cancel. */
+const stateConflict = (state: PayoutStateKey): PayrailError => {
+  switch (state) {
+    case 'approved.init':
+      return payrailError('payout_already_approved');
+    case 'approved.processing':
+      return payrailError('payout_already_processing');
+    case 'rejected':
+      return payrailError('payout_rejected');
+    default:
+      return payrailError('invalid_payout_status');
+  }
+};
+
+const editable: readonly PayoutStateKey[] = ['draft', 'returned'];
+const cancellable: readonly PayoutStateKey[] = [
+  'draft',
+  'returned',
+  'pendingReview.awaitingVerification',
+  'pendingReview.awaitingReview',
+];
+const inReview: readonly PayoutStateKey[] = [
+  'pendingReview.awaitingVerification',
+  'pendingReview.awaitingReview',
+];
+
+/**
+ * Why the payout refuses `event`, in the catalogue's words; `undefined` exactly when the machine
+ * accepts it (changes state and revision). XState silently ignores unhandled events; the engine
+ * answers with this instead.
+ */
+export const payoutRefusalOf = (
+  snapshot: PayoutSnapshot,
+  event: PayoutEvent,
+): PayrailError | undefined => {
+  const state = payoutStateKeyOf(snapshot);
+  const context = snapshot.context;
+  switch (event.type) {
+    case 'payout.update':
+      if (!editable.includes(state)) return payrailError('payout_not_editable');
+      return payoutChangesAnything(context, event.changes) ? undefined : payrailError('no_changes');
+    case 'payout.submit':
+      return editable.includes(state) ? undefined : stateConflict(state);
+    case 'payout.cancel':
+      return cancellable.includes(state) ? undefined : stateConflict(state);
+    case 'payout.review.approve':
+    case 'payout.review.return':
+    case 'payout.review.reject':
+      return inReview.includes(state) ? undefined : stateConflict(state);
+    case 'payout.verification.answered':
+      return state === 'pendingReview.awaitingVerification' &&
+        (event.verified !== null || event.attempt > context.verification_attempts)
+        ? undefined
+        : payrailError('invalid_payout_status');
+    case 'payout.execution.processing':
+      if (state === 'approved.init') return undefined;
+      return state === 'approved.processing'
+        ? payrailError('payout_already_processing')
+        : payrailError('invalid_payout_status');
+    case 'payout.execution.completed':
+    case 'payout.execution.failed':
+      return state === 'approved.init' || state === 'approved.processing'
+        ? undefined
+        : payrailError('invalid_payout_status');
+  }
+};
+
+/** Version of the persisted snapshot format; bump when states or context change shape. */
+export const payoutSnapshotVersion = 1;
+
+/** What a store keeps in a payout record's `snapshot` column: versioned, plain JSON. */
+export interface PersistedPayout {
+  readonly version: typeof payoutSnapshotVersion;
+  /** `payoutMachine.getPersistedSnapshot(...)`: plain JSON. */
+  readonly snapshot: { readonly value: unknown; readonly context: PayoutContext };
+}
+
+/** The JSON a store keeps for a payout. */
+export const persistPayout = (snapshot: PayoutSnapshot): PersistedPayout => ({
+  version: payoutSnapshotVersion,
+  snapshot: payoutMachine.getPersistedSnapshot(snapshot) as unknown as PersistedPayout['snapshot'],
+});
+
+/** A snapshot back from stored JSON, ready for `decide`; refuses another format version. */
+export const restorePayout = (persisted: PersistedPayout): PayoutSnapshot => {
+  if (persisted.version !== payoutSnapshotVersion) {
+    throw new TypeError(`unsupported payout snapshot version: ${String(persisted.version)}`);
+  }
+  return payoutMachine.resolveState({
+    value: persisted.snapshot.value as PayoutSnapshot['value'],
+    context: persisted.snapshot.context,
+  });
+};

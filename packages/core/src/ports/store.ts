@@ -1,0 +1,220 @@
+/**
+ * The store port: what the engine needs to persist and query, and the unit of work that makes a
+ * state change, its ledger postings, its outbox rows and its timers commit together or not at
+ * all. Types only (plus the `StoreFailure` value stores throw); stores live in their own
+ * packages and are graded by @payrail/store-testkit.
+ */
+import type { Balance, Journal, RecordType } from '../ledger/ledger.js';
+import type { Currency } from '../money/money.js';
+import type { CollectionName, CollectionSpecs, RecordOf, ScalarKeys } from './collections.js';
+import type { RecordMeta } from './records.js';
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface ListQuery<R> {
+  /** Only records whose scope field equals this (a merchant never sees another's records). */
+  readonly scope?: string;
+  /** Equality filters on the collection's filter fields. */
+  readonly where?: { readonly [K in ScalarKeys<R>]?: R[K] };
+  /** Inclusive bounds on `created_at`, Unix seconds. */
+  readonly createdFrom?: number;
+  readonly createdTo?: number;
+  /** By `created_at`, then by id for a stable order. Default `desc`. */
+  readonly sort?: SortOrder;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** A new record: the store sets `version` to 1. */
+export type NewRecord<R extends RecordMeta> = Omit<R, 'version'>;
+
+export interface Collection<R extends RecordMeta> {
+  /** Throws `StoreFailure('unique_violation')` when a unique key is taken. */
+  insert(record: NewRecord<R>): Promise<R>;
+  /** With `scope`, a record of another scope is not found (answers `undefined`). */
+  get(id: string | number, scope?: string): Promise<R | undefined>;
+  /** The record holding a unique key (all of the key's fields given). */
+  findUnique(key: Partial<R>): Promise<R | undefined>;
+  /**
+   * Writes `record` if the stored version is still `record.version`, and answers it with the
+   * version incremented; otherwise throws `StoreFailure('version_conflict')`.
+   */
+  update(record: R): Promise<R>;
+  list(query: ListQuery<R>): Promise<Page<R>>;
+}
+
+export type Collections = { readonly [N in CollectionName]: Collection<RecordOf<N>> };
+
+/** One ledger record as the merchant's ledger endpoint shows it. */
+export interface LedgerEntry {
+  readonly journal_id: string;
+  readonly record_type: RecordType;
+  readonly account_id: string;
+  readonly currency: Currency;
+  readonly amount: string;
+  readonly business_type: string;
+  readonly business_id: string;
+  readonly created_at: number;
+}
+
+export interface LedgerQuery {
+  readonly accountId: string;
+  readonly currency?: Currency;
+  readonly recordType?: RecordType;
+  readonly createdFrom?: number;
+  readonly createdTo?: number;
+  readonly sort?: SortOrder;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface LedgerPort {
+  /**
+   * Posts a balanced journal. Throws `StoreFailure('duplicate_journal')` when its id was posted
+   * before, and `StoreFailure('insufficient_balance')` when a merchant bucket would go below
+   * zero; either way nothing of it is written.
+   */
+  post(journal: Journal, at: number): Promise<void>;
+  balances(accountId: string): Promise<readonly Balance[]>;
+  entries(query: LedgerQuery): Promise<Page<LedgerEntry>>;
+}
+
+export type OutboxDestination =
+  | { readonly kind: 'webhook'; readonly webhookId: string }
+  | { readonly kind: 'notify_url'; readonly url: string };
+
+export interface OutboxMessage {
+  readonly outbox_id: string;
+  readonly event_id: string;
+  readonly account_id: string;
+  readonly business_type: string;
+  readonly business_id: string;
+  readonly event_type: string;
+  readonly destination: OutboxDestination;
+  /** The JSON body to deliver (an envelope, or a bare verification request). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made so far. */
+  readonly attempts: number;
+  /** Not claimable before this Unix second. */
+  readonly available_at: number;
+  readonly created_at: number;
+}
+
+export type NewOutboxMessage = Omit<OutboxMessage, 'status' | 'attempts'>;
+
+export interface ClaimOptions {
+  readonly worker: string;
+  readonly now: number;
+  readonly limit: number;
+  /** A claim lapses after this many seconds, so a crashed worker's rows are claimed again. */
+  readonly leaseSeconds: number;
+}
+
+export interface OutboxPort {
+  /** Adds messages; a repeat of (event_id, destination) is ignored, so replays deduplicate. */
+  enqueue(messages: readonly NewOutboxMessage[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending messages that are due and unclaimed (or whose lease lapsed),
+   * at most the oldest one per (destination, business object), so each object's events go out
+   * in order. Concurrent claimers never receive the same message.
+   */
+  claim(options: ClaimOptions): Promise<readonly OutboxMessage[]>;
+  /** Marks a claimed message delivered (only by the worker holding the claim). */
+  complete(outboxId: string, worker: string): Promise<boolean>;
+  /** Releases a claimed message for another attempt at `availableAt`, counting the attempt. */
+  retry(outboxId: string, worker: string, availableAt: number): Promise<boolean>;
+  /** Gives up on a claimed message after its last attempt. */
+  fail(outboxId: string, worker: string): Promise<boolean>;
+  get(outboxId: string): Promise<OutboxMessage | undefined>;
+}
+
+export interface TimerRecord {
+  /** `<name>:<business_id>`: one timer of a name per object. */
+  readonly timer_id: string;
+  readonly name: string;
+  readonly business_type: string;
+  readonly business_id: string;
+  readonly account_id: string;
+  readonly due_at: number;
+}
+
+export interface TimerPort {
+  /** Sets (or moves) a timer. */
+  set(timer: TimerRecord): Promise<void>;
+  clear(timerId: string): Promise<void>;
+  /** Claims due timers; concurrent claimers never receive the same timer. */
+  claimDue(options: ClaimOptions): Promise<readonly TimerRecord[]>;
+  /** Removes a fired timer (only by the worker holding the claim). */
+  complete(timerId: string, worker: string): Promise<boolean>;
+  get(timerId: string): Promise<TimerRecord | undefined>;
+}
+
+export interface IdempotencyRecord {
+  readonly scope: string;
+  readonly key: string;
+  readonly request_hash: string;
+  readonly resource_id: string;
+  readonly created_at: number;
+}
+
+export interface IdempotencyPort {
+  /** Throws `StoreFailure('unique_violation')` when (scope, key) is taken. */
+  put(record: IdempotencyRecord): Promise<void>;
+  get(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
+}
+
+/** Everything a unit of work can touch. */
+export interface StoreTransaction extends Collections {
+  readonly ledger: LedgerPort;
+  readonly outbox: OutboxPort;
+  readonly timers: TimerPort;
+  readonly idempotency: IdempotencyPort;
+}
+
+export interface Store {
+  /**
+   * Runs `work` as one unit of work: everything it wrote commits when it resolves and nothing
+   * does when it throws (the error is rethrown). A store retries transient conflicts
+   * (serialization failures, deadlocks) by running `work` again, so `work` must not have
+   * effects outside the store.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type StoreFailureReason =
+  | 'unique_violation'
+  | 'version_conflict'
+  | 'duplicate_journal'
+  | 'insufficient_balance'
+  | 'unbalanced_journal';
+
+/** What a store throws for a refusal the engine handles; anything else is unexpected. */
+export class StoreFailure extends Error {
+  readonly _tag = 'StoreFailure';
+  constructor(
+    readonly reason: StoreFailureReason,
+    readonly collection: string,
+    /** For a unique violation: the fields of the key that was taken. */
+    readonly fields: readonly string[] = [],
+  ) {
+    super(`${reason} in ${collection}${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`);
+    this.name = 'StoreFailure';
+  }
+}
+
+export const isStoreFailure = (error: unknown): error is StoreFailure =>
+  error instanceof StoreFailure ||
+  (typeof error === 'object' &&
+    error !== null &&
+    (error as { _tag?: unknown })._tag === 'StoreFailure');
+
+export type { CollectionSpecs };
