@@ -21,7 +21,10 @@ export interface Page<T> {
 export interface ListQuery<R> {
   /** Only records whose scope field equals this (a merchant never sees another's records). */
   readonly scope?: string;
-  /** Equality filters on the collection's filter fields. */
+  /**
+   * Equality filters, only on the collection's `filters` fields (a store throws a programming
+   * error for any other field). `null` matches records whose field is null.
+   */
   readonly where?: { readonly [K in ScalarKeys<R>]?: R[K] };
   /** Inclusive bounds on `created_at`, Unix seconds. */
   readonly createdFrom?: number;

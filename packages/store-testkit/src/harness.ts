@@ -1,0 +1,63 @@
+/**
+ * What a store hands the conformance suite: the store, an oracle that reads what was really
+ * stored without going through the store's own code, and what the store cannot do.
+ */
+import type {
+  CollectionName,
+  OutboxMessage,
+  Posting,
+  Store,
+  TimerRecord,
+} from '@payrail/core';
+
+/**
+ * An independent read path (raw SQL for PostgreSQL, the raw maps for memory), so a store never
+ * grades itself: the suite writes through the store and checks through the oracle.
+ */
+export interface StoreOracle {
+  /** The stored record, as JSON, or undefined. */
+  record(collection: CollectionName, id: string | number): Promise<unknown>;
+  count(collection: CollectionName): Promise<number>;
+  /** Every posting of every journal, in any order. */
+  postings(): Promise<readonly (Posting & { readonly journal_id: string })[]>;
+  journalIds(): Promise<readonly string[]>;
+  outbox(): Promise<readonly OutboxMessage[]>;
+  timers(): Promise<readonly TimerRecord[]>;
+  idempotencyCount(): Promise<number>;
+}
+
+export interface StoreHarness {
+  readonly store: Store;
+  readonly oracle: StoreOracle;
+  /** Closes the store and drops whatever the harness created (a schema, a directory). */
+  close(): Promise<void>;
+}
+
+/** A capability a store may lack, with the reason shown where the suite leaves tests out. */
+export type Capability = { readonly supported: true } | { readonly supported: false; readonly reason: string };
+
+export interface StoreCapabilities {
+  /** Units of work really run at the same time (a pool); otherwise they are serialized. */
+  readonly concurrentTransactions: Capability;
+  /** Data survives closing the store and opening it again on the same location. */
+  readonly durable: Capability;
+}
+
+/** The runner's functions, so the suite runs under vitest, node:test or jest alike. */
+export interface SuiteRunner {
+  readonly describe: (name: string, body: () => void) => void;
+  readonly it: (name: string, body: () => Promise<void> | void, timeout?: number) => void;
+}
+
+export interface ConformanceOptions extends SuiteRunner {
+  /** The store's name in test titles: `memory`, `pglite`, `postgres`. */
+  readonly name: string;
+  /** A fresh, empty store for one test. */
+  readonly createHarness: () => Promise<StoreHarness>;
+  /**
+   * Opens the same data again after `close()` (for `durable` stores): called with the harness
+   * to reopen, answers a new harness over the same data.
+   */
+  readonly reopen?: (harness: StoreHarness) => Promise<StoreHarness>;
+  readonly capabilities: StoreCapabilities;
+}

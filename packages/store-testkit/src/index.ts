@@ -1,0 +1,2 @@
+export * from './harness.js';
+export { runStoreConformance } from './conformance.js';
