@@ -5,12 +5,16 @@
  */
 export * from './codecs/acquiring.codecs.js';
 export * from './codecs/addresses.js';
+export * from './codecs/admin.codecs.js';
 export * from './codecs/beneficiary.codecs.js';
 export * from './codecs/beneficiary-account.codecs.js';
 export * from './codecs/crypto-batch.codecs.js';
 export * from './codecs/decode.js';
+export * from './codecs/ip-ranges.js';
 export * from './codecs/list-query.codecs.js';
 export * from './codecs/payout.codecs.js';
+export * from './codecs/payout-config.codecs.js';
+export * from './codecs/sandbox-payment.codecs.js';
 export * from './codecs/webhook.codecs.js';
 export * from './codecs/zip-formats.js';
 export * from './errors/error-catalogue.js';

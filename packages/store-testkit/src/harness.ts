@@ -2,13 +2,7 @@
  * What a store hands the conformance suite: the store, an oracle that reads what was really
  * stored without going through the store's own code, and what the store cannot do.
  */
-import type {
-  CollectionName,
-  OutboxMessage,
-  Posting,
-  Store,
-  TimerRecord,
-} from '@payrail/core';
+import type { CollectionName, OutboxMessage, Posting, Store, TimerRecord } from '@payrail/core';
 
 /**
  * An independent read path (raw SQL for PostgreSQL, the raw maps for memory), so a store never
@@ -34,7 +28,9 @@ export interface StoreHarness {
 }
 
 /** A capability a store may lack, with the reason shown where the suite leaves tests out. */
-export type Capability = { readonly supported: true } | { readonly supported: false; readonly reason: string };
+export type Capability =
+  | { readonly supported: true }
+  | { readonly supported: false; readonly reason: string };
 
 export interface StoreCapabilities {
   /** Units of work really run at the same time (a pool); otherwise they are serialized. */
@@ -55,9 +51,22 @@ export interface ConformanceOptions extends SuiteRunner {
   /** A fresh, empty store for one test. */
   readonly createHarness: () => Promise<StoreHarness>;
   /**
-   * Opens the same data again after `close()` (for `durable` stores): called with the harness
-   * to reopen, answers a new harness over the same data.
+   * Opens the same data again (for `durable` stores). The suite first closes the harness's store
+   * (`harness.store.close()`, which keeps the data), then calls this with that harness; it
+   * answers a new harness over the same data. The suite closes only the new harness, so its
+   * `close()` drops the data (a schema, a directory) for both.
    */
   readonly reopen?: (harness: StoreHarness) => Promise<StoreHarness>;
   readonly capabilities: StoreCapabilities;
+  /**
+   * A fresh reference store for the model-based run (the memory store): random operation
+   * sequences go to both stores and every answer must agree. Without it that run is left out
+   * and the suite's title says so.
+   */
+  readonly createModel?: () => Promise<StoreHarness>;
+  /**
+   * How many random sequences the model-based run tries; defaults to fast-check's global
+   * `numRuns`. Databases pass fewer (each run opens two stores).
+   */
+  readonly modelRuns?: number;
 }

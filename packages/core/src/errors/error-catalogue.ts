@@ -78,6 +78,7 @@ export const errorCatalogue = {
   account_not_found: entry('general', 'account not found', 'authentication'),
   account_frozen: entry('general', 'account frozen', 'permission'),
   internal_error: entry('general', 'internal error', 'internal'),
+  route_not_found: entry('general', 'route not found', 'not_found', 'payrail'),
   rate_limit_exceeded: entry('general', 'rate limit exceeded', 'rate_limit', 'decisions'),
   invalid_query_param: entry('general', 'invalid <param>', 'validation', 'payrail'),
   invalid_decimal: entry(
@@ -357,6 +358,7 @@ export const errorCatalogue = {
     'validation',
     'payrail',
   ),
+  webhook_not_found: entry('webhook', 'webhook not found', 'not_found', 'payrail'),
 
   // Platform-side webhook receiving
   webhook_ip_not_allowed: entry('upstream', 'webhook ip not allowed', 'permission'),

@@ -68,6 +68,10 @@ export interface AcquiringOrderContext {
   readonly checkout_type: string;
   readonly mode: 'checkout' | 'direct';
   readonly selected_token: SelectedPayToken | null;
+  /** The create request's optional presentation fields, kept for the hosted checkout page. */
+  readonly redirect_url?: string;
+  readonly logo_url?: string;
+  readonly remark?: string;
   readonly payments: Readonly<Record<string, PaymentRecord>>;
   readonly anomaly_tag: AnomalyTag;
   /** The close reason; null while the order is not closed. */

@@ -176,6 +176,8 @@ export interface WebhookDeliveryRecord extends RecordMeta {
   readonly url: string;
   readonly status: 'pending' | 'succeeded' | 'failed';
   readonly attempts: readonly DeliveryAttempt[];
+  /** The outbox message last sent for this delivery: redelivery enqueues its payload again. */
+  readonly outbox_id?: string;
 }
 
 export interface FundingRecord extends RecordMeta {

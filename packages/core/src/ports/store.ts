@@ -29,7 +29,10 @@ export interface ListQuery<R> {
   /** Inclusive bounds on `created_at`, Unix seconds. */
   readonly createdFrom?: number;
   readonly createdTo?: number;
-  /** By `created_at`, then by id for a stable order. Default `desc`. */
+  /**
+   * By `created_at`, then by id in the same direction for a stable order (string ids in binary
+   * order, like `COLLATE "C"`; numeric ids by value). Default `desc`.
+   */
   readonly sort?: SortOrder;
   readonly limit: number;
   readonly offset: number;
@@ -47,7 +50,8 @@ export interface Collection<R extends RecordMeta> {
   findUnique(key: Partial<R>): Promise<R | undefined>;
   /**
    * Writes `record` if the stored version is still `record.version`, and answers it with the
-   * version incremented; otherwise throws `StoreFailure('version_conflict')`.
+   * version incremented; otherwise (or when no record has its id) throws
+   * `StoreFailure('version_conflict')`.
    */
   update(record: R): Promise<R>;
   list(query: ListQuery<R>): Promise<Page<R>>;
@@ -85,7 +89,9 @@ export interface LedgerPort {
    * zero; either way nothing of it is written.
    */
   post(journal: Journal, at: number): Promise<void>;
+  /** One balance per currency the account has postings in, in currency code order. */
   balances(accountId: string): Promise<readonly Balance[]>;
+  /** Journals of the account, by `created_at` then `journal_id` (both in `sort`'s direction). */
   entries(query: LedgerQuery): Promise<Page<LedgerEntry>>;
 }
 
@@ -104,7 +110,7 @@ export interface OutboxMessage {
   /** The JSON body to deliver (an envelope, or a bare verification request). */
   readonly payload: Readonly<Record<string, unknown>>;
   readonly status: 'pending' | 'delivered' | 'failed';
-  /** Attempts made so far. */
+  /** Attempts made so far: `complete`, `retry` and `fail` each count one. */
   readonly attempts: number;
   /** Not claimable before this Unix second. */
   readonly available_at: number;
@@ -117,7 +123,10 @@ export interface ClaimOptions {
   readonly worker: string;
   readonly now: number;
   readonly limit: number;
-  /** A claim lapses after this many seconds, so a crashed worker's rows are claimed again. */
+  /**
+   * A claim lapses after this many seconds (it is active while `now < claimed at +
+   * leaseSeconds`), so a crashed worker's rows are claimed again.
+   */
   readonly leaseSeconds: number;
 }
 
@@ -127,7 +136,8 @@ export interface OutboxPort {
   /**
    * Claims up to `limit` pending messages that are due and unclaimed (or whose lease lapsed),
    * at most the oldest one per (destination, business object), so each object's events go out
-   * in order. Concurrent claimers never receive the same message.
+   * in order. Oldest means smallest `created_at`, then enqueue order; the answer is in that
+   * order too. Concurrent claimers never receive the same message.
    */
   claim(options: ClaimOptions): Promise<readonly OutboxMessage[]>;
   /** Marks a claimed message delivered (only by the worker holding the claim). */
@@ -150,10 +160,13 @@ export interface TimerRecord {
 }
 
 export interface TimerPort {
-  /** Sets (or moves) a timer. */
+  /** Sets (or moves) a timer; moving `due_at` drops any claim on it. */
   set(timer: TimerRecord): Promise<void>;
   clear(timerId: string): Promise<void>;
-  /** Claims due timers; concurrent claimers never receive the same timer. */
+  /**
+   * Claims up to `limit` due timers (`due_at <= now`, no active claim), earliest `due_at` first,
+   * then by `timer_id`; concurrent claimers never receive the same timer.
+   */
   claimDue(options: ClaimOptions): Promise<readonly TimerRecord[]>;
   /** Removes a fired timer (only by the worker holding the claim). */
   complete(timerId: string, worker: string): Promise<boolean>;
@@ -187,7 +200,8 @@ export interface Store {
    * Runs `work` as one unit of work: everything it wrote commits when it resolves and nothing
    * does when it throws (the error is rethrown). A store retries transient conflicts
    * (serialization failures, deadlocks) by running `work` again, so `work` must not have
-   * effects outside the store.
+   * effects outside the store. After a store refuses an operation (`StoreFailure`), `work` must
+   * end by throwing: a refused operation wrote nothing, but PostgreSQL aborts the transaction.
    */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -1,0 +1,228 @@
+/**
+ * Crypto mass payout batches (interface "Crypto mass payout", decisions §6). A batch is created
+ * in `draft`, takes more items while draft, is approved by a key other than its creator's (four
+ * eyes, permission `payment.payout.submit`) and, when submitted (on approval by default, or by
+ * `POST .../submit` for a batch created with `submit: false`), becomes one payout per item in the
+ * same unit of work.
+ *
+ * The create body may carry an optional `notify_url` (beyond decisions §6's fields), checked like
+ * a payout's: the batch's payouts send their callbacks there. Without it they send none and the
+ * merchant follows them by query.
+ */
+import {
+  type AccountRecord,
+  BatchItemListQuery,
+  batchRefusalOf,
+  type CryptoBatchEvent,
+  type CryptoBatchItem,
+  type CryptoBatchSnapshot,
+  type CryptoCurrency,
+  cryptoBatchConfigurationRefusal,
+  cryptoBatchItemsView,
+  cryptoBatchMachine,
+  cryptoBatchStatusOf,
+  cryptoBatchView,
+  decide,
+  decodeCryptoBatchCreateRequest,
+  decodeCryptoBatchItemsRequest,
+  decodeWith,
+  isJsonObject,
+  isNotifyUrl,
+  payoutIdsFor,
+  payrailError,
+  presentValue,
+  type StoreTransaction,
+  start,
+} from '@payrail/core';
+import { requirePermission } from '../access-control.js';
+import type { Caller, Data, Engine } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
+import {
+  batchItemRouter,
+  batchRoute,
+  createBatchPayouts,
+  loadBatchRoutes,
+  takenReferences,
+} from './batch-payouts.js';
+import { type LoadedBatch, loadBatch, newBatchRecord, saveBatch } from './batch-store.js';
+import { unitOfWorkWithRetry } from './conflict-retry.js';
+import { merchantAccount } from './merchant-account.js';
+
+/** `data.batch`: the core's view, plus the notify_url when the batch has one. */
+const batchAnswerOf = (batch: Pick<LoadedBatch, 'snapshot' | 'notifyUrl'>): Data => ({
+  batch: {
+    ...cryptoBatchView(batch.snapshot),
+    ...(batch.notifyUrl === null ? {} : { notify_url: batch.notifyUrl }),
+  },
+});
+
+export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
+  const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
+    unitOfWorkWithRetry(deps.store, work);
+
+  /** The optional notify_url of a create body: blank counts as not sent. */
+  const notifyUrlOf = (body: unknown): string | null => {
+    const value = isJsonObject(body) ? presentValue(body, 'notify_url') : undefined;
+    if (value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
+    return isNotifyUrl(value, { allowHttp: deps.settings.allowInsecureWebhooks })
+      ? value
+      : refuse(payrailError('invalid_notify_url'));
+  };
+
+  const merchantBatch = async (
+    tx: StoreTransaction,
+    caller: Caller,
+    batchId: string,
+  ): Promise<LoadedBatch> =>
+    (await loadBatch(tx, batchId, caller.account_id)) ?? refuse(payrailError('batch_not_found'));
+
+  /** The storage-backed rules of new items: method, duplicates, references, one route. */
+  const checkConfiguration = async (
+    tx: StoreTransaction,
+    account: AccountRecord,
+    batch: {
+      readonly currency: CryptoCurrency;
+      readonly method_id: number;
+      readonly batch_id?: string;
+    },
+    items: readonly CryptoBatchItem[],
+    existing: readonly CryptoBatchItem[],
+  ): Promise<void> => {
+    const method = await tx.payoutMethods.get(batch.method_id);
+    const routes = await loadBatchRoutes(tx, batch.currency, batch.method_id);
+    const refusal = cryptoBatchConfigurationRefusal({
+      items,
+      existing_items: existing,
+      method_currency_type: method?.status === 'active' ? method.currency_type : undefined,
+      taken_references: await takenReferences(tx, account.account_id, items, batch.batch_id),
+      route_of: batchItemRouter(routes, account.account_id),
+    });
+    if (refusal !== undefined) refuse(refusal);
+    batchRoute(routes, account.account_id, [...existing, ...items]);
+  };
+
+  /** Decides an approval or submission; a batch that becomes submitted gets its payouts. */
+  const advance = async (
+    tx: StoreTransaction,
+    account: AccountRecord,
+    batch: LoadedBatch,
+    event: CryptoBatchEvent,
+  ): Promise<LoadedBatch> => {
+    const refusal = batchRefusalOf(batch.snapshot, event);
+    if (refusal !== undefined) refuse(refusal);
+    const { snapshot } = decide(cryptoBatchMachine, batch.snapshot, event);
+    if (cryptoBatchStatusOf(snapshot) === 'submitted') {
+      const context = snapshot.context;
+      await createBatchPayouts(deps, tx, snapshot, {
+        account,
+        notifyUrl: batch.notifyUrl,
+        routes: await loadBatchRoutes(tx, context.currency, context.method_id),
+        at: event.at,
+      });
+    }
+    return saveBatch(tx, batch, snapshot);
+  };
+
+  const payoutIdsOf = (snapshot: CryptoBatchSnapshot) =>
+    payoutIdsFor(snapshot, () => deps.ids.next('po'));
+
+  const create = (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+    const now = deps.clock.now();
+    return run(async (tx) => {
+      requirePermission(caller, 'payment.payout.create');
+      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const request = orRefuse(decodeCryptoBatchCreateRequest(body));
+      const notifyUrl = notifyUrlOf(body);
+      await checkConfiguration(tx, account, request, request.items, []);
+      const { snapshot } = start(cryptoBatchMachine, {
+        batch_id: deps.ids.next('bat'),
+        account_id: account.account_id,
+        currency: request.currency,
+        method_id: request.method_id,
+        items: request.items,
+        created_by_key_id: caller.key_id,
+        submit: request.submit,
+        at: now,
+      });
+      await tx.cryptoBatches.insert(newBatchRecord(snapshot, notifyUrl));
+      return batchAnswerOf({ snapshot, notifyUrl });
+    });
+  };
+
+  const get = (caller: Caller, batchId: string): Promise<Outcome<Data>> => {
+    return run(async (tx) => {
+      requirePermission(caller, 'payment.payout.read');
+      await merchantAccount(tx, caller, 'payout', 'read');
+      return batchAnswerOf(await merchantBatch(tx, caller, batchId));
+    });
+  };
+
+  const items = (
+    caller: Caller,
+    batchId: string,
+    query: Readonly<Record<string, string | undefined>>,
+  ): Promise<Outcome<Data>> => {
+    return run(async (tx) => {
+      requirePermission(caller, 'payment.payout.read');
+      await merchantAccount(tx, caller, 'payout', 'read');
+      const { limit, offset } = orRefuse(decodeWith(BatchItemListQuery)(query));
+      const batch = await merchantBatch(tx, caller, batchId);
+      const all = cryptoBatchItemsView(batch.snapshot);
+      return { items: all.slice(offset, offset + limit), total: all.length, limit, offset };
+    });
+  };
+
+  const addItems = (caller: Caller, batchId: string, body: unknown): Promise<Outcome<Data>> => {
+    const now = deps.clock.now();
+    return run(async (tx) => {
+      requirePermission(caller, 'payment.payout.create');
+      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const batch = await merchantBatch(tx, caller, batchId);
+      const context = batch.snapshot.context;
+      const request = orRefuse(decodeCryptoBatchItemsRequest(context.currency)(body));
+      const event: CryptoBatchEvent = { type: 'batch.items.add', items: request.items, at: now };
+      const refusal = batchRefusalOf(batch.snapshot, event);
+      if (refusal !== undefined) refuse(refusal);
+      await checkConfiguration(tx, account, context, request.items, context.items);
+      const { snapshot } = decide(cryptoBatchMachine, batch.snapshot, event);
+      return batchAnswerOf(await saveBatch(tx, batch, snapshot));
+    });
+  };
+
+  const approve = (caller: Caller, batchId: string): Promise<Outcome<Data>> => {
+    const now = deps.clock.now();
+    return run(async (tx) => {
+      requirePermission(caller, 'payment.payout.submit');
+      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const batch = await merchantBatch(tx, caller, batchId);
+      const event: CryptoBatchEvent = {
+        type: 'batch.approve',
+        key_id: caller.key_id,
+        at: now,
+        ...(batch.snapshot.context.submit_on_approve
+          ? { payout_ids: payoutIdsOf(batch.snapshot) }
+          : {}),
+      };
+      return batchAnswerOf(await advance(tx, account, batch, event));
+    });
+  };
+
+  const submit = (caller: Caller, batchId: string): Promise<Outcome<Data>> => {
+    const now = deps.clock.now();
+    return run(async (tx) => {
+      requirePermission(caller, 'payment.payout.submit');
+      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const batch = await merchantBatch(tx, caller, batchId);
+      const event: CryptoBatchEvent = {
+        type: 'batch.submit',
+        key_id: caller.key_id,
+        at: now,
+        payout_ids: payoutIdsOf(batch.snapshot),
+      };
+      return batchAnswerOf(await advance(tx, account, batch, event));
+    });
+  };
+
+  return { create, get, items, addItems, approve, submit };
+};

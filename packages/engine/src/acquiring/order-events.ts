@@ -1,0 +1,103 @@
+/**
+ * What happens to a stored order, inside the caller's unit of work: one machine event decided,
+ * the snapshot saved over the version read, and the decision's effects (ledger credit, outbox
+ * rows for the order's notify webhook, expiry timer) committed with it.
+ *
+ * `applyPaymentEvent` is the one door for payments: the sandbox provider uses it today and the
+ * upstream webhook receiver (`POST /upstream/acquiring/{provider}`) will, after normalising its
+ * provider's body into a `ProviderPaymentEvent` and finding the order by its deposit address
+ * (`findOrderByDepositAddress`).
+ */
+import {
+  type AcquiringOrderEvent,
+  acquiringOrderMachine,
+  type ChainNetwork,
+  decide,
+  isFinalOrder,
+  orderRefusalOf,
+  type PaymentRecord,
+  type ProviderPaymentEvent,
+  type StoreTransaction,
+} from '@payrail/core';
+import { commitEffects, type EventRouting } from '../commit-effects.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { refuse } from '../unit-of-work.js';
+import { findDepositAddress } from './deposit-addresses.js';
+import { type LoadedOrder, loadOrder, saveOrder } from './order-store.js';
+
+/** Acquiring events go to the order's notify webhook (when it still subscribes to them). */
+export const orderRouting = (order: LoadedOrder['snapshot']): EventRouting => ({
+  accountId: order.context.account_id,
+  webhookId: order.context.notify_webhook_id,
+});
+
+/**
+ * Decides `event` for the order; the order's refusal (`orderRefusalOf`) answers an event it
+ * refuses, and an event it ignores (a duplicate, an early timer) changes and writes nothing.
+ */
+export const applyOrderEvent = async (
+  deps: EngineDeps,
+  tx: StoreTransaction,
+  order: LoadedOrder,
+  event: AcquiringOrderEvent,
+): Promise<LoadedOrder> => {
+  const refusal = orderRefusalOf(order.snapshot, event);
+  if (refusal !== undefined) refuse(refusal);
+  const decision = decide(acquiringOrderMachine, order.snapshot, event);
+  if (!decision.changed) return order;
+  const record = await saveOrder(tx, order.record, decision.snapshot);
+  await commitEffects(tx, deps.ids, decision.effects, orderRouting(decision.snapshot), event.at);
+  return { record, snapshot: decision.snapshot };
+};
+
+/**
+ * The order as it stands at `now`: an order past its expire_time whose timer has not fired yet
+ * is expired (or underpaid) here and now, committed with its `acquiring.order.updated`, so a
+ * query never answers a status the order no longer has.
+ */
+export const settleExpiry = (
+  deps: EngineDeps,
+  tx: StoreTransaction,
+  order: LoadedOrder,
+  now: number,
+): Promise<LoadedOrder> =>
+  isFinalOrder(order.snapshot) || now < order.snapshot.context.expire_time
+    ? Promise.resolve(order)
+    : applyOrderEvent(deps, tx, order, { type: 'acquiring.order.expire', at: now });
+
+export interface AppliedPayment extends LoadedOrder {
+  /** The payment's record after the event (unchanged when the event added nothing). */
+  readonly payment: PaymentRecord | undefined;
+}
+
+/**
+ * Applies a provider's normalised payment event to the order at `at`: the payment record is
+ * created or moved forward, the order's status follows, confirmed money is credited once
+ * (`pay_in`), and a payment after expiry or close is `late` with `anomaly_tag: expired_paid`.
+ * A malformed event or one contradicting the recorded transfer is refused with the machine's
+ * message (`invalid upstream merchant deposit payload`).
+ */
+export const applyPaymentEvent = async (
+  deps: EngineDeps,
+  tx: StoreTransaction,
+  order: LoadedOrder,
+  payment: ProviderPaymentEvent,
+  at: number,
+): Promise<AppliedPayment> => {
+  const next = await applyOrderEvent(deps, tx, order, {
+    type: 'acquiring.payment.observed',
+    payment,
+    at,
+  });
+  return { ...next, payment: next.snapshot.context.payments[payment.payment_id] };
+};
+
+/** The order that handed out `address` on `network`, if any. */
+export const findOrderByDepositAddress = async (
+  tx: StoreTransaction,
+  network: ChainNetwork,
+  address: string,
+): Promise<LoadedOrder | undefined> => {
+  const deposit = await findDepositAddress(tx, network, address);
+  return deposit === undefined ? undefined : loadOrder(tx, deposit.order_id, deposit.account_id);
+};

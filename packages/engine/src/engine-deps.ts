@@ -1,0 +1,64 @@
+/**
+ * What the engine runs on: the store, the time, ids, and the few settings a use case needs.
+ * The server builds these from configuration; tests build them with a memory store, a fixed
+ * clock and counting ids.
+ */
+import type { Clock, Environment, IdGenerator, Store } from '@payrail/core';
+import type { PayoutExecutor } from './payouts/payout-executor.js';
+
+export interface EngineSettings {
+  /** The environment this process serves; a key of the other one is `api key not found`. */
+  readonly environment: Environment;
+  /** Where checkout pages live: an order's checkout_url is `<checkoutBaseUrl>/<order_id>`. */
+  readonly checkoutBaseUrl: string;
+  /** Sandbox only: http and loopback callback targets are accepted (decisions §10). */
+  readonly allowInsecureWebhooks: boolean;
+  /**
+   * The HS256 secret that signs API key tokens (decisions §7), at least 32 bytes. The server
+   * generates it once and keeps it with the store: changing it invalidates every issued key.
+   */
+  readonly keySecret: Uint8Array;
+}
+
+/** The sandbox's test clock: `/admin/sandbox/clock/advance` moves it (decisions §8). */
+export interface AdjustableClock extends Clock {
+  advance(seconds: number): void;
+}
+
+export interface EngineDeps {
+  readonly store: Store;
+  /** In the sandbox an `AdjustableClock`, so the test clock can move timers. */
+  readonly clock: Clock | AdjustableClock;
+  readonly ids: IdGenerator;
+  readonly settings: EngineSettings;
+  /**
+   * Receives approved payouts (the `payout.execute` timer). Absent in the sandbox, where a payout
+   * waits in approved / init for `/admin/sandbox/payouts/{payout_id}/execution` (decisions §2).
+   */
+  readonly payoutExecutor?: PayoutExecutor;
+}
+
+/** The wall clock, in Unix seconds. */
+export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+/** The wall clock plus an offset the sandbox can advance. */
+export const adjustableClock = (base: Clock = systemClock): AdjustableClock => {
+  let offset = 0;
+  return {
+    now: () => base.now() + offset,
+    advance: (seconds) => {
+      offset += seconds;
+    },
+  };
+};
+
+export const isAdjustableClock = (clock: Clock): clock is AdjustableClock =>
+  typeof (clock as Partial<AdjustableClock>).advance === 'function';
+
+/** `<prefix>_` + 24 hex digits of randomness (96 bits), from Web Crypto. */
+export const randomIds: IdGenerator = {
+  next: (prefix) => {
+    const bytes = crypto.getRandomValues(new Uint8Array(12));
+    return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  },
+};

@@ -1,0 +1,10 @@
+export { minKeySecretBytes } from './access/api-key-token.js';
+export { deliveredEventIdOf, redeliveryEventId } from './access/webhook-management.js';
+export * from './access-control.js';
+export * from './commit-effects.js';
+export * from './engine.js';
+export * from './engine-api.js';
+export * from './engine-deps.js';
+export type * from './payouts/payout-executor.js';
+export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
+export * from './unit-of-work.js';

@@ -1,0 +1,225 @@
+/**
+ * The standalone beneficiary and beneficiary-account endpoints (decisions §3). Creation follows
+ * the linking rules like a quick payout does: a beneficiary is found again by method_id +
+ * payee_id (its profile refreshed), and a beneficiary keeps one account per network_code
+ * (`beneficiary account already exists`). Account fields are answered masked (`fields_masked`).
+ */
+import {
+  BeneficiaryAccountListQuery,
+  BeneficiaryAccountPatchRequest,
+  type BeneficiaryAccountRecord,
+  BeneficiaryCreateRequest,
+  BeneficiaryListQuery,
+  BeneficiaryPatchRequest,
+  type BeneficiaryRecord,
+  type Currency,
+  decodeBeneficiaryAccountCreate,
+  decodeWith,
+  isStoreFailure,
+  payrailError,
+  requireBeneficiaryCreateFields,
+  type StoreTransaction,
+} from '@payrail/core';
+import { type Permission, requirePermission, requireProduct } from '../access-control.js';
+import type { Caller, Data, Query } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { insertAccount, upsertBeneficiary } from './beneficiary-linking.js';
+import { networkLookupIn } from './payout-commands.js';
+import { candidateRoutes, findMethod } from './payout-routing.js';
+import { loadAccount, retryingOnce } from './payout-store.js';
+import { beneficiaryAccountView, beneficiaryView, pageView } from './payout-views.js';
+
+/**
+ * The profile fields a beneficiary of this method (and channel) needs to be paid on every route
+ * the account can use: the union of those routes' required fields, in route order.
+ */
+const requiredProfileFields = async (
+  tx: StoreTransaction,
+  accountId: string,
+  methodId: number,
+  channelId: string | null,
+  currencies: readonly Currency[],
+): Promise<readonly string[]> => {
+  const required: string[] = [];
+  for (const currency of currencies) {
+    const routes = await candidateRoutes(tx, {
+      accountId,
+      currency,
+      methodId,
+      channelId,
+    });
+    for (const route of routes) required.push(...route.required_beneficiary_fields);
+  }
+  return [...new Set(required)];
+};
+
+export const beneficiaryUseCases = (deps: EngineDeps) => {
+  const withAccount = async (tx: StoreTransaction, caller: Caller, permission: Permission) => {
+    requirePermission(caller, permission);
+    const account = await loadAccount(tx, caller);
+    requireProduct(account.products, 'payout');
+    return account;
+  };
+
+  const findBeneficiary = async (
+    tx: StoreTransaction,
+    caller: Caller,
+    beneficiaryId: string,
+  ): Promise<BeneficiaryRecord> =>
+    (await tx.beneficiaries.get(beneficiaryId, caller.account_id)) ??
+    refuse(payrailError('beneficiary_not_found'));
+
+  const findAccount = async (
+    tx: StoreTransaction,
+    caller: Caller,
+    beneficiaryAccountId: string,
+  ): Promise<BeneficiaryAccountRecord> =>
+    (await tx.beneficiaryAccounts.get(beneficiaryAccountId, caller.account_id)) ??
+    refuse(payrailError('beneficiary_account_not_found'));
+
+  const beneficiaries = {
+    /** `POST /payment/beneficiaries`: creates, or refreshes the profile of the same payee. */
+    create: (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+      const at = deps.clock.now();
+      return retryingOnce(() =>
+        unitOfWork(deps.store, async (tx) => {
+          const account = await withAccount(tx, caller, 'payment.payout.beneficiary.write');
+          const request = orRefuse(decodeWith(BeneficiaryCreateRequest)(body));
+          const method = await findMethod(tx, request.method_id);
+          const channelId = request.channel_id ?? null;
+          if (channelId !== null && !method.channel_ids.includes(channelId)) {
+            refuse(payrailError('payout_channel_not_found'));
+          }
+          const required = await requiredProfileFields(
+            tx,
+            account.account_id,
+            method.method_id,
+            channelId,
+            method.currencies,
+          );
+          orRefuse(requireBeneficiaryCreateFields(request.fields, required));
+          const beneficiary = await upsertBeneficiary(
+            tx,
+            deps.ids,
+            at,
+            account.account_id,
+            method.method_id,
+            { name: request.name, fields: request.fields },
+          );
+          return { beneficiary: beneficiaryView(beneficiary) };
+        }),
+      );
+    },
+
+    get: (caller: Caller, beneficiaryId: string): Promise<Outcome<Data>> =>
+      unitOfWork(deps.store, async (tx) => {
+        await withAccount(tx, caller, 'payment.payout.beneficiary.read');
+        return { beneficiary: beneficiaryView(await findBeneficiary(tx, caller, beneficiaryId)) };
+      }),
+
+    list: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+      unitOfWork(deps.store, async (tx) => {
+        await withAccount(tx, caller, 'payment.payout.beneficiary.read');
+        const q = orRefuse(decodeWith(BeneficiaryListQuery)(query));
+        const page = await tx.beneficiaries.list({
+          scope: caller.account_id,
+          limit: q.limit,
+          offset: q.offset,
+        });
+        return pageView(page, beneficiaryView);
+      }),
+
+    /** `PATCH /payment/beneficiaries/{id}`: `status` active or disabled. */
+    update: (caller: Caller, beneficiaryId: string, body: unknown): Promise<Outcome<Data>> => {
+      const at = deps.clock.now();
+      return retryingOnce(() =>
+        unitOfWork(deps.store, async (tx) => {
+          await withAccount(tx, caller, 'payment.payout.beneficiary.write');
+          const beneficiary = await findBeneficiary(tx, caller, beneficiaryId);
+          const { status } = orRefuse(decodeWith(BeneficiaryPatchRequest)(body));
+          if (status === beneficiary.status) refuse(payrailError('no_changes'));
+          const updated = await tx.beneficiaries.update({ ...beneficiary, status, updated_at: at });
+          return { beneficiary: beneficiaryView(updated) };
+        }),
+      );
+    },
+  };
+
+  const beneficiaryAccounts = {
+    /** `POST /payment/beneficiary-accounts`: one account per network_code of a beneficiary. */
+    create: async (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+      const at = deps.clock.now();
+      const attempt = () =>
+        unitOfWork(deps.store, async (tx) => {
+          await withAccount(tx, caller, 'payment.payout.beneficiary_account.write');
+          const request = orRefuse(
+            decodeBeneficiaryAccountCreate(body, { lookupNetwork: await networkLookupIn(tx) }),
+          );
+          const beneficiary = await findBeneficiary(tx, caller, request.beneficiary_id);
+          if (beneficiary.status !== 'active') refuse(payrailError('beneficiary_disabled'));
+          const method = await findMethod(tx, beneficiary.method_id);
+          if (!method.network_codes.includes(request.network_code)) {
+            refuse(payrailError('network_not_found'));
+          }
+          const existing = await tx.beneficiaryAccounts.findUnique({
+            beneficiary_id: beneficiary.beneficiary_id,
+            network_code: request.network_code,
+          });
+          if (existing !== undefined) refuse(payrailError('beneficiary_account_already_exists'));
+          const { beneficiary_id: _, ...account } = request;
+          const created = await insertAccount(tx, deps.ids, at, beneficiary, account);
+          return { beneficiary_account: beneficiaryAccountView(created) };
+        });
+      try {
+        return await attempt();
+      } catch (error) {
+        // A concurrent request created the account between our check and our insert.
+        if (isStoreFailure(error) && error.reason === 'unique_violation') {
+          return attempt();
+        }
+        throw error;
+      }
+    },
+
+    get: (caller: Caller, beneficiaryAccountId: string): Promise<Outcome<Data>> =>
+      unitOfWork(deps.store, async (tx) => {
+        await withAccount(tx, caller, 'payment.payout.beneficiary_account.read');
+        const account = await findAccount(tx, caller, beneficiaryAccountId);
+        return { beneficiary_account: beneficiaryAccountView(account) };
+      }),
+
+    list: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+      unitOfWork(deps.store, async (tx) => {
+        await withAccount(tx, caller, 'payment.payout.beneficiary_account.read');
+        const q = orRefuse(decodeWith(BeneficiaryAccountListQuery)(query));
+        const page = await tx.beneficiaryAccounts.list({
+          scope: caller.account_id,
+          limit: q.limit,
+          offset: q.offset,
+        });
+        return pageView(page, beneficiaryAccountView);
+      }),
+
+    /** `PATCH /payment/beneficiary-accounts/{id}`: `status` active, disabled or suspended. */
+    update: (caller: Caller, beneficiaryAccountId: string, body: unknown) => {
+      const at = deps.clock.now();
+      return retryingOnce(() =>
+        unitOfWork(deps.store, async (tx) => {
+          await withAccount(tx, caller, 'payment.payout.beneficiary_account.write');
+          const account = await findAccount(tx, caller, beneficiaryAccountId);
+          const { status } = orRefuse(decodeWith(BeneficiaryAccountPatchRequest)(body));
+          if (status === account.status) refuse(payrailError('no_changes'));
+          const updated = await tx.beneficiaryAccounts.update({
+            ...account,
+            status,
+            updated_at: at,
+          });
+          return { beneficiary_account: beneficiaryAccountView(updated) };
+        }),
+      );
+    },
+  };
+
+  return { beneficiaries, beneficiaryAccounts };
+};

@@ -1,0 +1,328 @@
+/**
+ * The payout configuration: the operator's CRUD of methods, network schemas and routes
+ * (decisions §8, `/admin/payout-methods`, `/admin/payout-networks`, `/admin/routes`) and the
+ * merchant's setup lookups (interface "Payout setup lookups"), which show only what the merchant
+ * can use: active methods with an active route for its account (or for every account).
+ */
+import {
+  type AccountRecord,
+  type Currency,
+  decodePayoutMethodCreate,
+  decodePayoutMethodUpdate,
+  decodePayoutNetworkCreate,
+  decodePayoutNetworkUpdate,
+  decodePayoutRouteCreate,
+  decodePayoutRouteUpdate,
+  decodeWith,
+  isStoreFailure,
+  listLimits,
+  type PayoutMethodDraft,
+  PayoutMethodListQuery,
+  type PayoutMethodRecord,
+  PayoutNetworkListQuery,
+  type PayoutNetworkRecord,
+  type PayoutRouteDraft,
+  type PayoutRouteRecord,
+  type PayrailError,
+  payrailError,
+  type StoreTransaction,
+  WebhookListQuery,
+} from '@payrail/core';
+import { requireProduct } from '../access-control.js';
+import type { Caller, Data, Query } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { methodServesCurrency } from './payout-routing.js';
+import { listAll, loadAccount } from './payout-store.js';
+import { pageView, payoutMethodView, payoutNetworkView, payoutRouteView } from './payout-views.js';
+
+/** The admin lists take `limit` and `offset` only (the same rules as every list). */
+const decodePage = decodeWith(WebhookListQuery);
+
+const methodDraftOf = (record: PayoutMethodRecord): PayoutMethodDraft => ({
+  method_id: record.method_id,
+  name: record.name,
+  currency_type: record.currency_type,
+  currencies: record.currencies,
+  network_codes: record.network_codes,
+  channel_ids: record.channel_ids,
+  status: record.status,
+});
+
+const routeDraftOf = (record: PayoutRouteRecord): PayoutRouteDraft => ({
+  account_id: record.account_id,
+  currency: record.currency,
+  method_id: record.method_id,
+  channel_id: record.channel_id,
+  min_amount: record.min_amount,
+  max_amount: record.max_amount,
+  fixed_fee: record.fixed_fee,
+  percent_fee: record.percent_fee,
+  channel_account_id: record.channel_account_id,
+  required_beneficiary_fields: record.required_beneficiary_fields,
+  status: record.status,
+});
+
+/** Every network a method names must exist (`network not found`). */
+const checkNetworksExist = async (tx: StoreTransaction, codes: readonly string[]) => {
+  for (const code of codes) {
+    if ((await tx.payoutNetworks.get(code)) === undefined)
+      refuse(payrailError('network_not_found'));
+  }
+};
+
+/** A route's method must exist and serve its currency and channel; its account must exist. */
+const checkRouteTargets = async (tx: StoreTransaction, draft: PayoutRouteDraft) => {
+  const method = await tx.payoutMethods.get(draft.method_id);
+  if (method === undefined) refuse(payrailError('payout_method_not_found'));
+  else if (!methodServesCurrency(method, draft.currency)) {
+    refuse(payrailError('payout_method_not_supported_for_currency_type'));
+  } else if (draft.channel_id !== null && !method.channel_ids.includes(draft.channel_id)) {
+    refuse(payrailError('payout_channel_not_found'));
+  }
+  if (draft.account_id !== null && (await tx.accounts.get(draft.account_id)) === undefined) {
+    refuse(payrailError('merchant_account_not_found'));
+  }
+};
+
+/** Inserts, answering `taken` when the id is already used. */
+const insertOrRefuse = async <T>(insert: () => Promise<T>, taken: PayrailError): Promise<T> => {
+  try {
+    return await insert();
+  } catch (error) {
+    if (isStoreFailure(error) && error.reason === 'unique_violation') return refuse(taken);
+    throw error;
+  }
+};
+
+/** The methods an account can use now: active, with an active route for it (or for everyone). */
+const usableMethods = async (
+  tx: StoreTransaction,
+  account: AccountRecord,
+  currency: Currency | undefined,
+): Promise<readonly { method: PayoutMethodRecord; currencies: readonly Currency[] }[]> => {
+  const methods = await listAll(tx.payoutMethods, { where: { status: 'active' } });
+  const routes = (await listAll(tx.payoutRoutes, { where: { status: 'active' } })).filter(
+    (route) => route.account_id === null || route.account_id === account.account_id,
+  );
+  return methods.flatMap((method) => {
+    const currencies = method.currencies.filter(
+      (c) =>
+        (currency === undefined || c === currency) &&
+        methodServesCurrency(method, c) &&
+        routes.some((route) => route.method_id === method.method_id && route.currency === c),
+    );
+    return currencies.length === 0 ? [] : [{ method, currencies }];
+  });
+};
+
+/** A short list shown whole: `{items, total, limit, offset}` like every list. */
+const wholeList = (items: readonly unknown[]): Data => ({
+  items,
+  total: items.length,
+  limit: Math.max(items.length, listLimits.maxLimit),
+  offset: 0,
+});
+
+export const payoutConfigUseCases = (deps: EngineDeps) => {
+  const run = <T extends Data>(work: (tx: StoreTransaction, at: number) => Promise<T>) => {
+    const at = deps.clock.now();
+    return unitOfWork(deps.store, (tx) => work(tx, at));
+  };
+
+  // -------------------------------------------------------------------------------------------
+  // Operator: /admin/payout-methods
+
+  const findMethodRecord = async (tx: StoreTransaction, methodId: string) => {
+    const id = /^[1-9][0-9]{0,15}$/.test(methodId) ? Number(methodId) : undefined;
+    const method = id === undefined ? undefined : await tx.payoutMethods.get(id);
+    return method ?? refuse(payrailError('payout_method_not_found'));
+  };
+
+  const admin = {
+    listPayoutMethods: (query: Query): Promise<Outcome<Data>> =>
+      run(async (tx) => {
+        const q = orRefuse(decodePage(query));
+        const page = await tx.payoutMethods.list({ sort: 'asc', limit: q.limit, offset: q.offset });
+        return pageView(page, payoutMethodView);
+      }),
+
+    createPayoutMethod: (body: unknown): Promise<Outcome<Data>> =>
+      run(async (tx, at) => {
+        const draft = orRefuse(decodePayoutMethodCreate(body));
+        await checkNetworksExist(tx, draft.network_codes);
+        const methodId =
+          draft.method_id ??
+          1 + Math.max(0, ...(await listAll(tx.payoutMethods, {})).map((m) => m.method_id));
+        const method = await insertOrRefuse(
+          () =>
+            tx.payoutMethods.insert({
+              ...draft,
+              method_id: methodId,
+              created_at: at,
+              updated_at: at,
+            }),
+          payrailError('invalid_query_param', { param: 'method_id' }),
+        );
+        return { payout_method: payoutMethodView(method) };
+      }),
+
+    updatePayoutMethod: (methodId: string, body: unknown): Promise<Outcome<Data>> =>
+      run(async (tx, at) => {
+        const current = await findMethodRecord(tx, methodId);
+        const draft = orRefuse(decodePayoutMethodUpdate(body, methodDraftOf(current)));
+        await checkNetworksExist(tx, draft.network_codes);
+        const method = await tx.payoutMethods.update({
+          ...current,
+          ...draft,
+          method_id: current.method_id,
+          updated_at: at,
+        });
+        return { payout_method: payoutMethodView(method) };
+      }),
+
+    // -----------------------------------------------------------------------------------------
+    // Operator: /admin/payout-networks
+
+    listPayoutNetworks: (query: Query): Promise<Outcome<Data>> =>
+      run(async (tx) => {
+        const q = orRefuse(decodePage(query));
+        const page = await tx.payoutNetworks.list({
+          sort: 'asc',
+          limit: q.limit,
+          offset: q.offset,
+        });
+        return pageView(page, payoutNetworkView);
+      }),
+
+    createPayoutNetwork: (body: unknown): Promise<Outcome<Data>> =>
+      run(async (tx, at) => {
+        const draft = orRefuse(decodePayoutNetworkCreate(body));
+        const network = await insertOrRefuse(
+          () => tx.payoutNetworks.insert({ ...draft, created_at: at, updated_at: at }),
+          payrailError('invalid_query_param', { param: 'code' }),
+        );
+        return { payout_network: payoutNetworkView(network) };
+      }),
+
+    updatePayoutNetwork: (code: string, body: unknown): Promise<Outcome<Data>> =>
+      run(async (tx, at) => {
+        const current =
+          (await tx.payoutNetworks.get(code)) ?? refuse(payrailError('network_not_found'));
+        const draft = orRefuse(decodePayoutNetworkUpdate(body, current));
+        const network = await tx.payoutNetworks.update({ ...current, ...draft, updated_at: at });
+        return { payout_network: payoutNetworkView(network) };
+      }),
+
+    // -----------------------------------------------------------------------------------------
+    // Operator: /admin/routes
+
+    listRoutes: (query: Query): Promise<Outcome<Data>> =>
+      run(async (tx) => {
+        const q = orRefuse(decodePage(query));
+        const page = await tx.payoutRoutes.list({ sort: 'asc', limit: q.limit, offset: q.offset });
+        return pageView(page, payoutRouteView);
+      }),
+
+    createRoute: (body: unknown): Promise<Outcome<Data>> =>
+      run(async (tx, at) => {
+        const draft = orRefuse(decodePayoutRouteCreate(body));
+        await checkRouteTargets(tx, draft);
+        const route = await tx.payoutRoutes.insert({
+          ...draft,
+          route_id: deps.ids.next('rt'),
+          created_at: at,
+          updated_at: at,
+        });
+        return { route: payoutRouteView(route) };
+      }),
+
+    updateRoute: (routeId: string, body: unknown): Promise<Outcome<Data>> =>
+      run(async (tx, at) => {
+        const current =
+          (await tx.payoutRoutes.get(routeId)) ??
+          refuse(payrailError('payout_route_not_configured'));
+        const draft = orRefuse(decodePayoutRouteUpdate(body, routeDraftOf(current)));
+        await checkRouteTargets(tx, draft);
+        const route = await tx.payoutRoutes.update({ ...current, ...draft, updated_at: at });
+        return { route: payoutRouteView(route) };
+      }),
+  };
+
+  // -------------------------------------------------------------------------------------------
+  // Merchant: payout setup lookups
+
+  const merchantAccount = async (tx: StoreTransaction, caller: Caller) => {
+    const account = await loadAccount(tx, caller);
+    requireProduct(account.products, 'payout');
+    return account;
+  };
+
+  const payoutSetup = {
+    /** `GET /payment/payout-methods?currency=`: methods with a route for the account. */
+    methods: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+      run(async (tx) => {
+        const account = await merchantAccount(tx, caller);
+        const q = orRefuse(decodeWith(PayoutMethodListQuery)(query));
+        const usable = await usableMethods(tx, account, q.currency);
+        return wholeList(
+          usable.map(({ method, currencies }) => ({
+            method_id: method.method_id,
+            name: method.name,
+            currency_type: method.currency_type,
+            currencies,
+            network_codes: method.network_codes,
+            channel_ids: method.channel_ids,
+          })),
+        );
+      }),
+
+    /**
+     * `GET /payment/payout-networks?method_id=&currency=&include_schema=`: the receiving networks
+     * of the usable methods (of one, with method_id: `payout method not found` when it is not
+     * usable), with the field schema under `fields` when include_schema is true.
+     */
+    networks: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+      run(async (tx) => {
+        const account = await merchantAccount(tx, caller);
+        const q = orRefuse(decodeWith(PayoutNetworkListQuery)(query));
+        const usable = (await usableMethods(tx, account, q.currency)).filter(
+          ({ method }) => q.method_id === undefined || method.method_id === q.method_id,
+        );
+        if (q.method_id !== undefined && usable.length === 0) {
+          refuse(payrailError('payout_method_not_found'));
+        }
+        const networks = await listAll(tx.payoutNetworks, { where: { status: 'active' } });
+        const items = networks.flatMap((network: PayoutNetworkRecord) => {
+          const methodIds = usable
+            .filter(({ method }) => method.network_codes.includes(network.code))
+            .map(({ method }) => method.method_id);
+          if (methodIds.length === 0) return [];
+          return [
+            {
+              code: network.code,
+              name: network.name,
+              method_ids: methodIds,
+              ...(q.include_schema ? { fields: network.fields } : {}),
+            },
+          ];
+        });
+        return wholeList(items);
+      }),
+
+    /** `GET /payment/payout-networks/{code}/schema`: `network not found` for unknown codes. */
+    networkSchema: (caller: Caller, code: string): Promise<Outcome<Data>> =>
+      run(async (tx) => {
+        await merchantAccount(tx, caller);
+        const network = await tx.payoutNetworks.get(code);
+        if (network === undefined || network.status !== 'active') {
+          return refuse(payrailError('network_not_found'));
+        }
+        return {
+          payout_network: { code: network.code, name: network.name, fields: network.fields },
+        };
+      }),
+  };
+
+  return { admin, payoutSetup };
+};

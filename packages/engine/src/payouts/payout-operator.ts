@@ -1,0 +1,185 @@
+/**
+ * What happens to a payout after the merchant let go of it: the operator's review (decisions §8),
+ * the execution hand-off to the payout executor port (the `payout.execute` timer), execution
+ * outcomes (the sandbox's `/admin/sandbox/payouts/{id}/execution`, or a real executor's report)
+ * and the merchant's verification answers.
+ */
+import {
+  decodePayoutReview,
+  decodeSandboxExecution,
+  formatAmount,
+  type PayoutEvent,
+  payoutChargesOf,
+  payoutResourceOf,
+  payoutStateKeyOf,
+  payrailError,
+  type SandboxExecutionOutcome,
+  type StoreTransaction,
+  type TimerRecord,
+} from '@payrail/core';
+import * as E from 'fp-ts/lib/Either.js';
+import type { Data } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { type Outcome, unitOfWork } from '../unit-of-work.js';
+import type { TimerHandler } from '../workers/timer-worker.js';
+import { applyPayoutEvent } from './payout-commands.js';
+import type { PayoutExecutionRequest } from './payout-executor.js';
+import { availableBalance, type LoadedPayout, loadPayout, retryingOnce } from './payout-store.js';
+
+/** The execution_fail_reason of a failure reported without one. */
+export const defaultExecutionFailReason = 'execution failed';
+
+const reviewEvents = {
+  approve: 'payout.review.approve',
+  return: 'payout.review.return',
+  reject: 'payout.review.reject',
+} as const;
+
+export interface ExecutionReport {
+  readonly outcome: SandboxExecutionOutcome;
+  readonly reason?: string;
+}
+
+/**
+ * The execution event of an outcome. Processing and completion carry the available balance read
+ * in this unit of work: the machine holds amount + fee (or fails the payout with
+ * `insufficient balance`) on that figure, and the ledger refuses an overdraft anyway.
+ */
+const executionEventOf = async (
+  tx: StoreTransaction,
+  loaded: LoadedPayout,
+  report: ExecutionReport,
+  at: number,
+): Promise<PayoutEvent> => {
+  if (report.outcome === 'failed') {
+    return {
+      type: 'payout.execution.failed',
+      at,
+      reason: report.reason ?? defaultExecutionFailReason,
+    };
+  }
+  const context = loaded.snapshot.context;
+  return {
+    type:
+      report.outcome === 'processing'
+        ? 'payout.execution.processing'
+        : 'payout.execution.completed',
+    at,
+    available: await availableBalance(tx, context.account_id, context.currency),
+  };
+};
+
+export const payoutOperator = (deps: EngineDeps) => {
+  /** Loads any account's payout, decides `eventOf`, commits; the answer is `data.payout`. */
+  const operate = (
+    payoutId: string,
+    eventOf: (tx: StoreTransaction, loaded: LoadedPayout, at: number) => Promise<PayoutEvent>,
+  ): Promise<Outcome<Data>> => {
+    const at = deps.clock.now();
+    return retryingOnce(() =>
+      unitOfWork(deps.store, async (tx) => {
+        const loaded = await loadPayout(tx, payoutId);
+        const snapshot = await applyPayoutEvent(
+          tx,
+          deps,
+          loaded,
+          await eventOf(tx, loaded, at),
+          at,
+        );
+        return { payout: payoutResourceOf(snapshot) };
+      }),
+    );
+  };
+
+  /** `POST /admin/payouts/{payout_id}/review`: approve, return or reject a payout in review. */
+  const reviewPayout = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+    const review = decodePayoutReview(body);
+    if (E.isLeft(review)) return review;
+    const { action, reason } = review.right;
+    return operate(payoutId, async (_, __, at) => ({
+      type: reviewEvents[action],
+      at,
+      ...(reason === undefined ? {} : { reason }),
+    }));
+  };
+
+  /** An execution outcome from an executor (a real one, or the sandbox's). */
+  const reportExecution = (payoutId: string, report: ExecutionReport): Promise<Outcome<Data>> =>
+    operate(payoutId, (tx, loaded, at) => executionEventOf(tx, loaded, report, at));
+
+  /** `POST /admin/sandbox/payouts/{payout_id}/execution`: sandbox only (else `forbidden`). */
+  const sandboxExecution = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+    if (deps.settings.environment !== 'sandbox') return E.left(payrailError('forbidden'));
+    const report = decodeSandboxExecution(body);
+    return E.isLeft(report) ? report : reportExecution(payoutId, report.right);
+  };
+
+  /**
+   * The merchant's answer to verification request `attempt` (1-based): `true` approves, `false`
+   * rejects, `null` (unparsable, undecided, no answer in time) records the attempt; an undecided
+   * last attempt returns the payout. For the webhook dispatcher that delivers the request.
+   */
+  const answerVerification = (
+    payoutId: string,
+    verified: boolean | null,
+    attempt: number,
+  ): Promise<Outcome<Data>> =>
+    operate(payoutId, async (_, __, at) => ({
+      type: 'payout.verification.answered',
+      at,
+      verified,
+      attempt,
+    }));
+
+  /**
+   * `payout.execute`: an approved payout goes to the executor port. Without one (the sandbox)
+   * the timer just completes and the payout waits in approved / init for an outcome. The executor
+   * runs inside the timer's unit of work; when it throws, the timer is not completed and fires
+   * again after its lease (the executor is idempotent by payout_id).
+   */
+  const executeTimer: TimerHandler = async (tx, timer: TimerRecord) => {
+    const executor = deps.payoutExecutor;
+    if (executor === undefined) return;
+    const record = await tx.payouts.get(timer.business_id, timer.account_id);
+    if (record === undefined) return;
+    const loaded = await loadPayout(tx, record.payout_id, record.account_id);
+    if (payoutStateKeyOf(loaded.snapshot) !== 'approved.init') return;
+    await executor.execute(await executionRequestOf(tx, loaded));
+  };
+
+  return { reviewPayout, sandboxExecution, reportExecution, answerVerification, executeTimer };
+};
+
+const executionRequestOf = async (
+  tx: StoreTransaction,
+  loaded: LoadedPayout,
+): Promise<PayoutExecutionRequest> => {
+  const context = loaded.snapshot.context;
+  const account = await tx.beneficiaryAccounts.get(
+    context.beneficiary_account_id,
+    context.account_id,
+  );
+  const beneficiary = await tx.beneficiaries.get(context.beneficiary_id, context.account_id);
+  return {
+    payout_id: context.payout_id,
+    account_id: context.account_id,
+    reference: context.reference,
+    currency: context.currency,
+    amount: context.amount,
+    send_amount: formatAmount(payoutChargesOf(context).credit),
+    fee: context.fee,
+    fee_bearer: context.fee_bearer,
+    method_id: loaded.routing?.method_id ?? beneficiary?.method_id ?? 0,
+    channel_id: loaded.routing?.channel_id ?? null,
+    route_id: loaded.routing?.route_id ?? null,
+    channel_account_id: loaded.routing?.channel_account_id ?? null,
+    beneficiary_id: context.beneficiary_id,
+    beneficiary_account_id: context.beneficiary_account_id,
+    beneficiary_name: context.verification.beneficiary_name,
+    beneficiary_account: {
+      network_code: account?.network_code ?? context.verification.network_code,
+      account_type: account?.account_type ?? context.verification.account_type,
+      fields: account?.fields ?? {},
+    },
+  };
+};

@@ -1,0 +1,58 @@
+/**
+ * The payout side of the engine: setup lookups, quick payouts and their operations,
+ * beneficiaries and their accounts, the operator's review and payout configuration, the sandbox's
+ * execution outcomes, and the `payout.execute` timer that hands approved payouts to the executor.
+ */
+
+import { payoutExecutionTimer } from '../commit-effects.js';
+import type { Engine } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import type { TimerHandler } from '../workers/timer-worker.js';
+import { beneficiaryUseCases } from './beneficiary-use-cases.js';
+import { payoutCommands } from './payout-commands.js';
+import { payoutConfigUseCases } from './payout-config-use-cases.js';
+import { payoutOperator } from './payout-operator.js';
+
+type PayoutAdmin = Pick<
+  Engine['admin'],
+  | 'reviewPayout'
+  | 'listPayoutMethods'
+  | 'createPayoutMethod'
+  | 'updatePayoutMethod'
+  | 'listPayoutNetworks'
+  | 'createPayoutNetwork'
+  | 'updatePayoutNetwork'
+  | 'listRoutes'
+  | 'createRoute'
+  | 'updateRoute'
+  | 'sandboxExecution'
+>;
+
+export const payoutUseCases = (deps: EngineDeps) => {
+  const commands = payoutCommands(deps);
+  const operator = payoutOperator(deps);
+  const config = payoutConfigUseCases(deps);
+  const { beneficiaries, beneficiaryAccounts } = beneficiaryUseCases(deps);
+
+  const payouts: Engine['payouts'] = commands;
+  const admin: PayoutAdmin = {
+    reviewPayout: operator.reviewPayout,
+    sandboxExecution: operator.sandboxExecution,
+    ...config.admin,
+  };
+  const timerHandlers: Readonly<Record<typeof payoutExecutionTimer, TimerHandler>> = {
+    [payoutExecutionTimer]: operator.executeTimer,
+  };
+
+  return {
+    payoutSetup: config.payoutSetup satisfies Engine['payoutSetup'],
+    payouts,
+    beneficiaries: beneficiaries satisfies Engine['beneficiaries'],
+    beneficiaryAccounts: beneficiaryAccounts satisfies Engine['beneficiaryAccounts'],
+    admin,
+    timerHandlers,
+    /** Not part of `Engine`: for the adapters that deliver verification requests and run payouts. */
+    answerVerification: operator.answerVerification,
+    reportExecution: operator.reportExecution,
+  };
+};

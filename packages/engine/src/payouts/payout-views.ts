@@ -1,0 +1,125 @@
+/**
+ * The wire shapes of the payout side: each answer's object exactly as the merchant (or the
+ * operator) sees it, snake_case, amounts as strings at the currency's scale, times in Unix
+ * seconds. Receiving-account fields never leave the service unmasked (see `maskAccountValue`).
+ */
+import {
+  type BeneficiaryAccountRecord,
+  type BeneficiaryRecord,
+  type Page,
+  type PayoutMethodRecord,
+  type PayoutNetworkRecord,
+  type PayoutResource,
+  type PayoutRouteRecord,
+  type PayoutSnapshot,
+  payoutResourceOf,
+  reviewStatusOf,
+} from '@payrail/core';
+import type { Data } from '../engine-api.js';
+
+/**
+ * One receiving-account value, masked: an e-mail keeps its first character and its domain
+ * (`a***@example.com`), anything else its last 4 characters (`***5678`); 4 characters or fewer
+ * are masked whole. Enough for a merchant to recognise the account, not to reuse it elsewhere.
+ */
+export const maskAccountValue = (value: string): string => {
+  const chars = Array.from(value);
+  const at = value.lastIndexOf('@');
+  if (at > 0 && at < value.length - 1) return `${chars[0]}***${value.slice(at)}`;
+  return chars.length <= 4 ? '*'.repeat(chars.length) : `***${chars.slice(-4).join('')}`;
+};
+
+export const maskedFieldsOf = (
+  fields: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> =>
+  Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, maskAccountValue(value)]));
+
+/**
+ * `risk_status` of the creation answer (the interface shows it only there): `pending` while the
+ * payout waits for review or is a draft, `passed` once approved at creation (auto approval),
+ * `rejected` when review refused it.
+ */
+export const riskStatusOf = (snapshot: PayoutSnapshot): 'pending' | 'passed' | 'rejected' => {
+  const review = reviewStatusOf(snapshot);
+  return review === 'approved' ? 'passed' : review === 'rejected' ? 'rejected' : 'pending';
+};
+
+/** `data.payout` of `POST /payment/quickpayout` (and of an identical repeat). */
+export const createdPayoutView = (
+  snapshot: PayoutSnapshot,
+): PayoutResource & { readonly risk_status: string } => ({
+  ...payoutResourceOf(snapshot),
+  risk_status: riskStatusOf(snapshot),
+});
+
+export const beneficiaryView = (record: BeneficiaryRecord): Data => ({
+  beneficiary_id: record.beneficiary_id,
+  method_id: record.method_id,
+  payee_id: record.payee_id,
+  name: record.name,
+  fields: record.fields,
+  status: record.status,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+export const beneficiaryAccountView = (record: BeneficiaryAccountRecord): Data => ({
+  beneficiary_account_id: record.beneficiary_account_id,
+  beneficiary_id: record.beneficiary_id,
+  network_code: record.network_code,
+  display_name: record.display_name,
+  account_type: record.account_type,
+  fields_masked: maskedFieldsOf(record.fields),
+  status: record.status,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+/** `/admin/payout-methods` objects. */
+export const payoutMethodView = (record: PayoutMethodRecord): Data => ({
+  method_id: record.method_id,
+  name: record.name,
+  currency_type: record.currency_type,
+  currencies: record.currencies,
+  network_codes: record.network_codes,
+  channel_ids: record.channel_ids,
+  status: record.status,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+/** `/admin/payout-networks` objects: the schema under `fields`. */
+export const payoutNetworkView = (record: PayoutNetworkRecord): Data => ({
+  code: record.code,
+  name: record.name,
+  fields: record.fields,
+  status: record.status,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+/** `/admin/routes` objects. */
+export const payoutRouteView = (record: PayoutRouteRecord): Data => ({
+  route_id: record.route_id,
+  account_id: record.account_id,
+  currency: record.currency,
+  method_id: record.method_id,
+  channel_id: record.channel_id,
+  min_amount: record.min_amount,
+  max_amount: record.max_amount,
+  fixed_fee: record.fixed_fee,
+  percent_fee: record.percent_fee,
+  channel_account_id: record.channel_account_id,
+  required_beneficiary_fields: record.required_beneficiary_fields,
+  status: record.status,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+/** A list answer: `{items, total, limit, offset}`. */
+export const pageView = <R>(page: Page<R>, view: (record: R) => unknown): Data => ({
+  items: page.items.map(view),
+  total: page.total,
+  limit: page.limit,
+  offset: page.offset,
+});

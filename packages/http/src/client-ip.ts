@@ -1,0 +1,74 @@
+/**
+ * The client address (decisions §7): the socket's, unless the operator configured trusted
+ * proxies; only a request that arrives from one of them has its `X-Forwarded-For` read.
+ */
+import { BlockList, isIP } from 'node:net';
+import type { Context } from 'hono';
+
+/** Reads the address a request came from. */
+export type ClientIpResolver = (c: Context) => string;
+
+/** Where app.request() tests and unknown runtimes land: there is no socket to read. */
+export const fallbackAddress = '127.0.0.1';
+
+/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is `10.0.0.1`, as whitelists spell it. */
+export const normalizeAddress = (address: string): string => {
+  const trimmed = address.trim();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed);
+  return mapped?.[1] ?? trimmed;
+};
+
+interface NodeBindings {
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } };
+  readonly server?: NodeBindings;
+}
+
+/** The socket address under `@hono/node-server` (`c.env.incoming`), else `127.0.0.1`. */
+export const socketAddress: ClientIpResolver = (c) => {
+  const env = c.env as NodeBindings | undefined;
+  const address = (env?.server ?? env)?.incoming?.socket?.remoteAddress;
+  return address === undefined ? fallbackAddress : normalizeAddress(address);
+};
+
+/** A list of addresses (`10.0.0.1`) and CIDR blocks (`10.0.0.0/8`, `fd00::/8`). */
+export const addressList = (entries: readonly string[]): ((address: string) => boolean) => {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.trim().split('/');
+    const family = isIP(address);
+    if (family === 0) throw new Error(`not an IP address or CIDR block: ${entry}`);
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return (address) => {
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  };
+};
+
+/**
+ * With trusted proxies: walks `X-Forwarded-For` from the right (the hop nearest to us) and answers
+ * the first address that is not a trusted proxy, so a client cannot spoof its address by sending
+ * the header itself. Without them, or from an untrusted peer, the socket address.
+ */
+export const clientIpResolver = (
+  trustedProxies: readonly string[] = [],
+  socket: ClientIpResolver = socketAddress,
+): ClientIpResolver => {
+  if (trustedProxies.length === 0) return socket;
+  const isTrusted = addressList(trustedProxies);
+  return (c) => {
+    const peer = socket(c);
+    if (!isTrusted(peer)) return peer;
+    const hops = (c.req.header('X-Forwarded-For') ?? '')
+      .split(',')
+      .map(normalizeAddress)
+      .filter((hop) => isIP(hop) !== 0);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i];
+      if (hop !== undefined && !isTrusted(hop)) return hop;
+    }
+    return hops[0] ?? peer;
+  };
+};

@@ -1,0 +1,99 @@
+/**
+ * The HTTP adapter: a Hono app that only translates. A request becomes a use case call (path
+ * parameters, query, parsed body, the authenticated caller) and the engine's outcome becomes the
+ * `{code, message, data}` envelope. The app is a value: tests call `app.request()`; `serve` puts
+ * it on a Node socket.
+ */
+import { payrailError } from '@payrail/core';
+import type { Engine } from '@payrail/engine';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { type ClientIpResolver, clientIpResolver, socketAddress } from './client-ip.js';
+import { answer, errorAnswer, internalErrorAnswer } from './envelope.js';
+import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
+import { operatorAuthentication } from './middleware/operator-auth.middleware.js';
+import { openApiDocument } from './openapi/openapi.document.js';
+import { type RateLimitOptions, tokenBucketLimiter } from './rate-limiter.js';
+import { readJsonBody } from './request-body.js';
+import { honoPath, type Route, type RouteRequest } from './routes/route.js';
+import { routes } from './routes/route-table.js';
+
+/** 1 MiB: a 500-item crypto batch is well under 200 KiB. */
+export const defaultBodyLimitBytes = 1024 * 1024;
+
+/** What is logged of an unexpected failure: never a header, so never a token. */
+export interface InternalErrorLog {
+  readonly method: string;
+  readonly path: string;
+  readonly error: unknown;
+}
+
+export interface AppDeps {
+  readonly engine: Engine;
+  /** The operator token of `/admin` (decisions §8). */
+  readonly adminToken: string;
+  /** Per-key limit (decisions §9); `{ requestsPerSecond: 0 }` turns it off. */
+  readonly rateLimit?: RateLimitOptions;
+  /** Addresses or CIDR blocks whose `X-Forwarded-For` is believed (decisions §7). */
+  readonly trustedProxies?: readonly string[];
+  readonly bodyLimitBytes?: number;
+  /** Reads the socket address; default `@hono/node-server`'s socket, else 127.0.0.1. */
+  readonly clientIp?: ClientIpResolver;
+  /** Where unexpected failures are logged; default `console.error`. */
+  readonly logInternalError?: (entry: InternalErrorLog) => void;
+}
+
+const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
+  console.error(`[payrail/http] ${method} ${path} failed:`, error);
+};
+
+const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => ({
+  param: (name) => c.req.param(name) ?? '',
+  query: c.req.query(),
+  body: route.body === undefined ? undefined : await readJsonBody(c),
+});
+
+export const createApp = (deps: AppDeps) => {
+  const { engine } = deps;
+  const app = new Hono<MerchantEnv>();
+  const clientIp = clientIpResolver(deps.trustedProxies, deps.clientIp ?? socketAddress);
+  const limiter = tokenBucketLimiter(deps.rateLimit);
+  const log = deps.logInternalError ?? defaultLog;
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes ?? defaultBodyLimitBytes,
+      // No catalogue message names a size: a body over the limit breaks a length rule.
+      onError: (c) => errorAnswer(c, payrailError('validation_failed')),
+    }),
+  );
+  app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
+  app.use('/admin/*', operatorAuthentication(deps.adminToken));
+
+  for (const route of routes) {
+    app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
+      const request = await routeRequest(c, route);
+      const outcome =
+        route.scope === 'merchant'
+          ? await route.run(engine, c.get('caller'), request)
+          : await route.run(engine, request);
+      return answer(c, outcome);
+    });
+  }
+
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= openApiDocument(routes);
+    return c.json(document);
+  });
+
+  app.notFound((c) => errorAnswer(c, payrailError('route_not_found')));
+  app.onError((error, c) => {
+    log({ method: c.req.method, path: c.req.path, error });
+    return internalErrorAnswer(c);
+  });
+  return app;
+};
+
+export type PayrailApp = ReturnType<typeof createApp>;

@@ -1,0 +1,14 @@
+/**
+ * @payrail/http: the HTTP adapter. `createApp(deps)` is the Hono app (merchant API, admin API,
+ * checkout calls, `/openapi.json`); `serve` runs it on Node.
+ */
+export * from './client-ip.js';
+export * from './create-app.js';
+export * from './envelope.js';
+export { presentedToken } from './middleware/merchant-auth.middleware.js';
+export * from './openapi/json-schema.converter.js';
+export * from './openapi/openapi.document.js';
+export * from './rate-limiter.js';
+export type { HttpMethod, Route } from './routes/route.js';
+export { routes } from './routes/route-table.js';
+export * from './serve.js';

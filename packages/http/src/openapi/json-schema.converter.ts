@@ -1,0 +1,118 @@
+/**
+ * io-ts codec -> JSON Schema, read from the codec's structure: `t.type`, `t.partial`, `t.strict`,
+ * `t.readonly`, `t.intersection`, `t.union`, `t.literal`, `t.keyof`, `t.array`,
+ * `t.readonlyArray`, `t.record`, `t.string`, `t.number`, `t.boolean`, `t.null`, `t.unknown`,
+ * `t.Int` and other refinements (as their base). The core's own codecs built with `codecOf` or
+ * `codecFromCheck` check rules no structure shows; they are looked up by name in
+ * `namedSchemas`, and a codec found neither way is an error, so no route is documented by guess.
+ *
+ * Only the structure is read (`_tag` and the fields io-ts keeps on each codec), so this module
+ * needs no io-ts at run time.
+ */
+import type { JsonSchema } from './json-schema.js';
+import { namedSchemas } from './named-schemas.js';
+
+/** What the converter reads of an io-ts codec. */
+export interface CodecLike {
+  readonly name: string;
+  readonly _tag?: string;
+}
+
+interface Structural extends CodecLike {
+  readonly props?: Readonly<Record<string, CodecLike>>;
+  readonly types?: readonly CodecLike[];
+  readonly type?: CodecLike;
+  readonly value?: unknown;
+  readonly keys?: Readonly<Record<string, unknown>>;
+  readonly codomain?: CodecLike;
+}
+
+export type SchemaTable = Readonly<Record<string, JsonSchema>>;
+
+const objectKeys = new Set(['type', 'properties', 'required']);
+const isObjectSchema = (schema: JsonSchema): boolean =>
+  schema.type === 'object' && Object.keys(schema).every((key) => objectKeys.has(key));
+
+/** `allOf` of plain object schemas, merged into one object (how `t.intersection` is used). */
+const mergeObjects = (schemas: readonly JsonSchema[]): JsonSchema => {
+  if (!schemas.every(isObjectSchema)) return { allOf: [...schemas] };
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const schema of schemas) {
+    Object.assign(properties, schema.properties ?? {});
+    required.push(...((schema.required as string[] | undefined) ?? []));
+  }
+  return {
+    type: 'object',
+    properties,
+    ...(required.length === 0 ? {} : { required: [...new Set(required)] }),
+  };
+};
+
+const literalValue = (codec: Structural): unknown =>
+  codec._tag === 'LiteralType' ? codec.value : undefined;
+
+const member = (codec: Structural, field: 'type' | 'codomain'): CodecLike => {
+  const inner = codec[field];
+  if (inner === undefined) throw new Error(`codec ${codec.name} (${codec._tag}) has no ${field}`);
+  return inner;
+};
+
+export const toJsonSchema = (codec: CodecLike, named: SchemaTable = namedSchemas): JsonSchema => {
+  const byName = named[codec.name];
+  if (byName !== undefined) return byName;
+  const c = codec as Structural;
+  const convert = (inner: CodecLike) => toJsonSchema(inner, named);
+  switch (c._tag) {
+    case 'StringType':
+      return { type: 'string' };
+    case 'NumberType':
+      return { type: 'number' };
+    case 'BooleanType':
+      return { type: 'boolean' };
+    case 'NullType':
+      return { type: 'null' };
+    case 'UnknownType':
+      return {};
+    case 'LiteralType':
+      return { const: c.value };
+    case 'KeyofType':
+      return { type: 'string', enum: Object.keys(c.keys ?? {}) };
+    case 'InterfaceType':
+    case 'PartialType': {
+      const props = c.props ?? {};
+      const properties = Object.fromEntries(
+        Object.entries(props).map(([key, inner]) => [key, convert(inner)]),
+      );
+      const required = c._tag === 'InterfaceType' ? Object.keys(props) : [];
+      return {
+        type: 'object',
+        properties,
+        ...(required.length === 0 ? {} : { required }),
+      };
+    }
+    case 'ExactType':
+    case 'ReadonlyType':
+      return convert(member(c, 'type'));
+    case 'RefinementType':
+      return c.name === 'Int' ? { type: 'integer' } : convert(member(c, 'type'));
+    case 'ArrayType':
+    case 'ReadonlyArrayType':
+      return { type: 'array', items: convert(member(c, 'type')) };
+    case 'DictionaryType':
+      return { type: 'object', additionalProperties: convert(member(c, 'codomain')) };
+    case 'IntersectionType':
+      return mergeObjects((c.types ?? []).map(convert));
+    case 'UnionType': {
+      const types = c.types ?? [];
+      const literals = types.map((inner) => literalValue(inner as Structural));
+      return types.length > 0 && types.every((inner) => inner._tag === 'LiteralType')
+        ? { enum: literals }
+        : { anyOf: types.map(convert) };
+    }
+    default:
+      throw new Error(
+        `codec ${codec.name} has no structure to read and no schema in the named table`,
+      );
+  }
+};

@@ -1,0 +1,187 @@
+/**
+ * `/openapi.json`: an OpenAPI 3.1 document of every route, built from the route table. Bodies and
+ * list queries are described from the codecs the engine validates with (`toJsonSchema`,
+ * `queryParametersOf`); each operation lists the catalogue messages it may answer, by status.
+ */
+import {
+  type ErrorKey,
+  errorCatalogue,
+  errorEnvelope,
+  type PayrailError,
+  payrailError,
+} from '@payrail/core';
+import { pathParameters, type Route } from '../routes/route.js';
+import { toJsonSchema } from './json-schema.converter.js';
+import { type JsonSchema, objectSchema } from './json-schema.js';
+import { type QueryCodecLike, queryParametersOf } from './query-parameters.js';
+
+/** The catalogue error of `key`, its `<placeholders>` left as they are written. */
+const catalogueError = (key: ErrorKey): PayrailError =>
+  (payrailError as (key: ErrorKey, params: object) => PayrailError)(key, {});
+
+const keysOfGroup = (group: string): ErrorKey[] =>
+  (Object.keys(errorCatalogue) as ErrorKey[]).filter((key) => errorCatalogue[key].group === group);
+
+const merchantErrors: readonly ErrorKey[] = [
+  ...keysOfGroup('authentication'),
+  'account_not_found',
+  'account_frozen',
+  'rate_limit_exceeded',
+];
+const bodyErrors: readonly ErrorKey[] = ['request_required', 'validation_failed', 'field_required'];
+const statusFilterErrors: Readonly<Record<string, ErrorKey>> = {
+  status: 'invalid_status',
+  review_status: 'invalid_review_status',
+  execution_status: 'invalid_execution_status',
+};
+
+/** Every catalogue message an operation may answer. */
+export const errorKeysOf = (route: Route): ErrorKey[] => {
+  const keys: ErrorKey[] = [];
+  if (route.scope === 'merchant') keys.push(...merchantErrors);
+  if (route.scope === 'admin') keys.push('unauthorized');
+  if (route.body !== undefined) keys.push(...bodyErrors);
+  if (route.query !== undefined) {
+    keys.push('invalid_query_param');
+    for (const parameter of queryParametersOf(route.query as unknown as QueryCodecLike)) {
+      const own = statusFilterErrors[parameter.name];
+      if (own !== undefined) keys.push(own);
+    }
+  }
+  for (const group of route.errorGroups ?? []) keys.push(...keysOfGroup(group));
+  keys.push(...(route.errors ?? []), 'internal_error');
+  return [...new Set(keys)];
+};
+
+const envelopeOf = (data: JsonSchema): JsonSchema =>
+  objectSchema({ code: { const: 0 }, message: { const: 'success' }, data }, [
+    'code',
+    'message',
+    'data',
+  ]);
+
+const errorEnvelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
+
+const errorResponses = (keys: readonly ErrorKey[]) => {
+  const byStatus = new Map<number, PayrailError[]>();
+  for (const key of keys) {
+    const error = catalogueError(key);
+    byStatus.set(error.httpStatus, [...(byStatus.get(error.httpStatus) ?? []), error]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, errors]) => [
+        String(status),
+        {
+          description: errors.map((error) => `\`${error.message}\``).join(', '),
+          ...(status === 429
+            ? {
+                headers: {
+                  'Retry-After': {
+                    description: 'seconds until the key may send again',
+                    schema: { type: 'integer' },
+                  },
+                },
+              }
+            : {}),
+          content: {
+            'application/json': {
+              schema: errorEnvelopeRef,
+              examples: Object.fromEntries(
+                errors.map((error) => [error.key, { value: errorEnvelope(error) }]),
+              ),
+            },
+          },
+        },
+      ]),
+  );
+};
+
+const securityOf = (route: Route) => {
+  switch (route.scope) {
+    case 'merchant':
+      return [{ bearerApiKey: [] }, { headerApiKey: [] }];
+    case 'admin':
+      return [{ operatorToken: [] }];
+    case 'checkout':
+      return [];
+  }
+};
+
+const operationOf = (route: Route) => ({
+  operationId: route.operationId,
+  summary: route.summary,
+  tags: [route.tag],
+  security: securityOf(route),
+  ...(route.scope === 'merchant' ? { 'x-permissions': [...route.permissions] } : {}),
+  parameters: [
+    ...pathParameters(route.path).map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
+    ...(route.query === undefined
+      ? []
+      : queryParametersOf(route.query as unknown as QueryCodecLike).map((parameter) => ({
+          name: parameter.name,
+          in: 'query',
+          required: false,
+          description: parameter.description,
+          schema: parameter.schema,
+        }))),
+  ],
+  ...(route.body === undefined
+    ? {}
+    : {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: toJsonSchema(route.body) } },
+        },
+      }),
+  responses: {
+    '200': {
+      description: route.response.description,
+      content: { 'application/json': { schema: envelopeOf(route.response.schema) } },
+    },
+    ...errorResponses(errorKeysOf(route)),
+  },
+});
+
+export const openApiDocument = (table: readonly Route[]) => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of table) {
+    paths[route.path] = { ...paths[route.path], [route.method]: operationOf(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'payrail',
+      version: '0.1.0',
+      description:
+        'Merchant payment API: payouts, acquiring orders, crypto batches, webhooks; the admin API; the checkout calls. Every answer is `{code, message, data}`; success is HTTP 200 with code 0.',
+    },
+    tags: [...new Set(table.map((route) => route.tag))].map((name) => ({ name })),
+    components: {
+      securitySchemes: {
+        bearerApiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        headerApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        operatorToken: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_TOKEN' },
+      },
+      schemas: {
+        ErrorEnvelope: objectSchema(
+          {
+            code: { type: 'integer', enum: [50, 51, 53, 54, 61, 65] },
+            message: { type: 'string', description: 'the catalogue message, exact' },
+            data: { type: 'null' },
+          },
+          ['code', 'message', 'data'],
+        ),
+      },
+    },
+    paths,
+  };
+};
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

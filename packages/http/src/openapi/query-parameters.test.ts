@@ -1,0 +1,47 @@
+import {
+  AccountListQuery,
+  BalanceListQuery,
+  LedgerListQuery,
+  PayoutListQuery,
+  PayoutNetworkListQuery,
+  payoutStatusFilterValues,
+  recordTypes,
+} from '@payrail/core';
+import { describe, expect, it } from 'vitest';
+import { queryParametersOf } from './query-parameters.js';
+
+const byName = (codec: Parameters<typeof queryParametersOf>[0]) =>
+  Object.fromEntries(queryParametersOf(codec).map((p) => [p.name, p.schema]));
+
+describe('queryParametersOf', () => {
+  it('finds the parameters a list codec declares, in the interface’s order', () => {
+    expect(queryParametersOf(PayoutListQuery).map((p) => p.name)).toEqual([
+      'reference',
+      'client_request_id',
+      'status',
+      'review_status',
+      'execution_status',
+      'start_at',
+      'end_at',
+      'limit',
+      'offset',
+    ]);
+    expect(queryParametersOf(BalanceListQuery).map((p) => p.name)).toEqual(['currency']);
+  });
+
+  it('reads enumerations and defaults from what the codec accepts', () => {
+    const payouts = byName(PayoutListQuery);
+    expect(payouts.status).toEqual({ type: 'string', enum: [...payoutStatusFilterValues] });
+    expect(payouts.limit).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(payouts.offset).toEqual({ type: 'integer', minimum: 0, default: 0 });
+    expect(byName(AccountListQuery).status).toEqual({ type: 'string', enum: ['active', 'frozen'] });
+    const ledger = byName(LedgerListQuery);
+    expect(ledger.record_type).toEqual({ type: 'string', enum: [...recordTypes] });
+    expect(ledger.sort_order).toEqual({ type: 'string', enum: ['asc', 'desc'], default: 'desc' });
+    expect(byName(PayoutNetworkListQuery).include_schema).toEqual({
+      type: 'string',
+      enum: ['true', 'false'],
+      default: 'false',
+    });
+  });
+});

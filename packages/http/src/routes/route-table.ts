@@ -1,0 +1,7 @@
+/** Every route of the app, in the order the document lists them. */
+import { adminRoutes } from './admin.routes.js';
+import { checkoutRoutes } from './checkout.routes.js';
+import { merchantRoutes } from './merchant.routes.js';
+import type { Route } from './route.js';
+
+export const routes: readonly Route[] = [...merchantRoutes, ...adminRoutes, ...checkoutRoutes];

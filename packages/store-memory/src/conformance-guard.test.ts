@@ -1,0 +1,178 @@
+/**
+ * The suite must fail a store that breaks the contract, or passing it proves nothing. Here the
+ * memory store is wrapped to break one rule at a time, the suite is collected with a runner of
+ * our own, and the tests that guard that rule must fail (the model-based run among them: against
+ * the memory store itself it can only agree, so this is where it shows that it bites).
+ */
+import assert from 'node:assert/strict';
+import type { OutboxPort, Store, StoreTransaction } from '@payrail/core';
+import { runStoreConformance, type StoreHarness } from '@payrail/store-testkit';
+import { describe, it } from 'vitest';
+import { createMemoryHarness } from './memory-harness.test-support.js';
+
+interface CollectedTest {
+  readonly title: string;
+  readonly body: () => Promise<void> | void;
+}
+
+const collect = (
+  createHarness: () => Promise<StoreHarness>,
+  reopen?: (harness: StoreHarness) => Promise<StoreHarness>,
+): readonly CollectedTest[] => {
+  const tests: CollectedTest[] = [];
+  const path: string[] = [];
+  runStoreConformance({
+    name: 'broken',
+    describe: (name, body) => {
+      path.push(name);
+      body();
+      path.pop();
+    },
+    it: (name, body) => tests.push({ title: [...path.slice(1), name].join(' > '), body }),
+    createHarness,
+    createModel: createMemoryHarness,
+    // Enough random sequences that each broken store below is caught on every seed tried.
+    modelRuns: 300,
+    capabilities: {
+      concurrentTransactions: { supported: false, reason: 'wrapped memory store' },
+      durable:
+        reopen === undefined
+          ? { supported: false, reason: 'wrapped memory store' }
+          : { supported: true },
+    },
+    ...(reopen === undefined ? {} : { reopen }),
+  });
+  return tests;
+};
+
+/** Titles of the tests matching `pattern` that fail on the store `createHarness` makes. */
+const failing = async (
+  createHarness: () => Promise<StoreHarness>,
+  pattern: RegExp,
+  reopen?: (harness: StoreHarness) => Promise<StoreHarness>,
+): Promise<readonly string[]> => {
+  const failed: string[] = [];
+  for (const test of collect(createHarness, reopen).filter((t) => pattern.test(t.title))) {
+    try {
+      await test.body();
+    } catch {
+      failed.push(test.title);
+    }
+  }
+  return failed;
+};
+
+const wrapped = (wrap: (store: Store) => Store) => async (): Promise<StoreHarness> => {
+  const harness = await createMemoryHarness();
+  return { ...harness, store: wrap(harness.store) };
+};
+
+/** Every operation commits on its own: no unit of work at all. */
+const autocommit = wrapped((inner) => {
+  const port = <K extends keyof StoreTransaction>(name: K): StoreTransaction[K] =>
+    new Proxy({} as StoreTransaction[K], {
+      get:
+        (_, method: string) =>
+        (...args: unknown[]) =>
+          inner.transaction((tx) => {
+            const target = tx[name] as unknown as Record<string, (...a: unknown[]) => unknown>;
+            return Promise.resolve(target[method]?.(...args));
+          }),
+    });
+  const tx = new Proxy({} as StoreTransaction, {
+    get: (_, name: string) => port(name as keyof StoreTransaction),
+  });
+  return { transaction: (work) => work(tx), close: () => inner.close() };
+});
+
+/** Updates always win: the version a caller read is ignored. */
+const lastWriterWins = wrapped((inner) => ({
+  transaction: (work) =>
+    inner.transaction((tx) =>
+      work({
+        ...tx,
+        payouts: {
+          ...tx.payouts,
+          update: async (record) => {
+            const current = await tx.payouts.get(record.payout_id);
+            return tx.payouts.update({ ...record, version: current?.version ?? record.version });
+          },
+        },
+      }),
+    ),
+  close: () => inner.close(),
+}));
+
+/** Claims come back newest first. */
+const unorderedClaims = wrapped((inner) => ({
+  transaction: (work) =>
+    inner.transaction((tx) => {
+      const outbox: OutboxPort = {
+        ...tx.outbox,
+        claim: async (options) => [...(await tx.outbox.claim(options))].reverse(),
+      };
+      return work({ ...tx, outbox });
+    }),
+  close: () => inner.close(),
+}));
+
+/** A memory store whose `close()` keeps it open, so "reopening" it finds the same data. */
+const keptOpen = wrapped((inner) => ({
+  transaction: (work) => inner.transaction(work),
+  close: async () => {},
+}));
+
+describe('the conformance suite fails broken stores', () => {
+  it('collects every test of the suite under our own runner', () => {
+    assert.ok(collect(createMemoryHarness).length > 300);
+  });
+
+  it('an unwrapped memory store passes the tests used below', async () => {
+    const pattern = /crash safety|stale version|claim answers the oldest|model-based/;
+    assert.deepEqual(await failing(createMemoryHarness, pattern), []);
+  });
+
+  it('a store without units of work fails crash safety and the model-based run', async () => {
+    const failed = await failing(autocommit, /unit of work|model-based/);
+    assert.ok(
+      failed.some((t) => t.includes('crash safety')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('model-based')),
+      failed.join('\n'),
+    );
+  });
+
+  it('a store that ignores versions fails optimistic concurrency and the model-based run', async () => {
+    const failed = await failing(lastWriterWins, /collection payouts|model-based/);
+    assert.ok(
+      failed.some((t) => t.includes('stale version')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('model-based')),
+      failed.join('\n'),
+    );
+  });
+
+  it('a store that claims out of order fails the outbox tests and the model-based run', async () => {
+    const failed = await failing(unorderedClaims, /outbox|model-based/);
+    assert.ok(
+      failed.some((t) => t.includes('oldest first')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('model-based')),
+      failed.join('\n'),
+    );
+  });
+
+  it('the durability test passes a store that keeps its data and fails one that loses it', async () => {
+    const keeps = async (harness: StoreHarness) => harness;
+    assert.deepEqual(await failing(keptOpen, /durability/, keeps), []);
+    const loses = () => createMemoryHarness();
+    const failed = await failing(keptOpen, /durability/, loses);
+    assert.equal(failed.length, 1, 'the durability test ran and failed');
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Reads what a memory store really holds straight from its maps, never through its ports, so the
+ * conformance suite can check the store's answers against an independent path. It reads the
+ * committed state between units of work (a unit of work in progress writes the maps directly).
+ * The shape is the testkit's `StoreOracle`.
+ */
+import type { CollectionName, OutboxMessage, Posting, TimerRecord } from '@payrail/core';
+import { type MemoryStore, memoryStateOf } from './memory-store.js';
+
+export interface MemoryOracle {
+  record(collection: CollectionName, id: string | number): Promise<unknown>;
+  count(collection: CollectionName): Promise<number>;
+  postings(): Promise<readonly (Posting & { readonly journal_id: string })[]>;
+  journalIds(): Promise<readonly string[]>;
+  outbox(): Promise<readonly OutboxMessage[]>;
+  timers(): Promise<readonly TimerRecord[]>;
+  idempotencyCount(): Promise<number>;
+}
+
+export const memoryOracle = (store: MemoryStore): MemoryOracle => {
+  const state = memoryStateOf(store);
+  return {
+    async record(collection, id) {
+      return structuredClone(state.collections[collection].rows.get(String(id)));
+    },
+    async count(collection) {
+      return state.collections[collection].rows.size;
+    },
+    async postings() {
+      return [...state.journals.values()].flatMap(({ journal }) =>
+        journal.postings.map((p) => ({ ...p, journal_id: journal.journalId })),
+      );
+    },
+    async journalIds() {
+      return [...state.journals.keys()];
+    },
+    async outbox() {
+      return [...state.outbox.values()].map((stored) => structuredClone(stored.message));
+    },
+    async timers() {
+      return [...state.timers.values()].map((stored) => structuredClone(stored.timer));
+    },
+    async idempotencyCount() {
+      return state.idempotency.size;
+    },
+  };
+};

@@ -1,0 +1,109 @@
+/**
+ * The transactional outbox in memory. A business object's messages to one destination leave in
+ * order: only the oldest pending one is ever claimable, and only once it is due and unleased.
+ */
+import type {
+  ClaimOptions,
+  NewOutboxMessage,
+  OutboxDestination,
+  OutboxMessage,
+  OutboxPort,
+} from '@payrail/core';
+import { isLeaseActive, type MemoryState, type StoredOutboxMessage } from './memory-state.js';
+import type { UndoLog } from './undo-log.js';
+
+const destinationKey = (destination: OutboxDestination): string =>
+  destination.kind === 'webhook' ? `webhook:${destination.webhookId}` : `url:${destination.url}`;
+
+const dedupeKey = (message: NewOutboxMessage): string =>
+  JSON.stringify([message.event_id, destinationKey(message.destination)]);
+
+const queueKey = (message: OutboxMessage): string =>
+  JSON.stringify([destinationKey(message.destination), message.business_type, message.business_id]);
+
+const oldestFirst = (a: StoredOutboxMessage, b: StoredOutboxMessage): number =>
+  a.message.created_at - b.message.created_at || a.seq - b.seq;
+
+export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => void): OutboxPort => {
+  /** Ends the worker's claim with `change`; false when the worker does not hold the claim. */
+  const settle = (
+    outboxId: string,
+    worker: string,
+    change: (message: OutboxMessage) => OutboxMessage,
+  ): boolean => {
+    const stored = state.outbox.get(outboxId);
+    if (stored === undefined || stored.message.status !== 'pending') return false;
+    if (stored.lease?.worker !== worker) return false;
+    undo.set(state.outbox, outboxId, {
+      ...stored,
+      lease: null,
+      message: change({ ...stored.message, attempts: stored.message.attempts + 1 }),
+    });
+    return true;
+  };
+
+  return {
+    async enqueue(messages: readonly NewOutboxMessage[]): Promise<void> {
+      guard();
+      for (const input of messages) {
+        const key = dedupeKey(input);
+        if (state.outboxKeys.has(key)) continue;
+        const message: OutboxMessage = {
+          ...structuredClone(input),
+          status: 'pending',
+          attempts: 0,
+        };
+        undo.set(state.outbox, message.outbox_id, { message, seq: state.nextSeq++, lease: null });
+        undo.set(state.outboxKeys, key, message.outbox_id);
+      }
+    },
+
+    async claim({
+      worker,
+      now,
+      limit,
+      leaseSeconds,
+    }: ClaimOptions): Promise<readonly OutboxMessage[]> {
+      guard();
+      const heads = new Map<string, StoredOutboxMessage>();
+      const pending = [...state.outbox.values()]
+        .filter((stored) => stored.message.status === 'pending')
+        .sort(oldestFirst);
+      for (const stored of pending) {
+        const key = queueKey(stored.message);
+        if (!heads.has(key)) heads.set(key, stored);
+      }
+      const claimed = [...heads.values()]
+        .filter((s) => s.message.available_at <= now && !isLeaseActive(s.lease, now))
+        .slice(0, Math.max(0, limit));
+      for (const stored of claimed) {
+        undo.set(state.outbox, stored.message.outbox_id, {
+          ...stored,
+          lease: { worker, until: now + leaseSeconds },
+        });
+      }
+      return claimed.map((stored) => structuredClone(stored.message));
+    },
+
+    async complete(outboxId: string, worker: string): Promise<boolean> {
+      guard();
+      return settle(outboxId, worker, (message) => ({ ...message, status: 'delivered' }));
+    },
+
+    async retry(outboxId: string, worker: string, availableAt: number): Promise<boolean> {
+      guard();
+      return settle(outboxId, worker, (message) => ({ ...message, available_at: availableAt }));
+    },
+
+    async fail(outboxId: string, worker: string): Promise<boolean> {
+      guard();
+      return settle(outboxId, worker, (message) => ({ ...message, status: 'failed' }));
+    },
+
+    async get(outboxId: string): Promise<OutboxMessage | undefined> {
+      guard();
+      const stored = state.outbox.get(outboxId);
+      return stored === undefined ? undefined : structuredClone(stored.message);
+    },
+  };
+};

@@ -1,0 +1,93 @@
+/**
+ * Everything the memory store holds, as plain maps. The store's ports and its oracle both read
+ * these; only the ports write them, and always through an `UndoLog`.
+ */
+import {
+  type CollectionName,
+  collectionSpecs,
+  type Decimal,
+  type IdempotencyRecord,
+  type Journal,
+  type OutboxMessage,
+  type RecordMeta,
+  type TimerRecord,
+} from '@payrail/core';
+
+export type StoredRecord = RecordMeta & { readonly [field: string]: unknown };
+
+export interface CollectionState {
+  /** By `String(id)`. */
+  readonly rows: Map<string, StoredRecord>;
+  /** One index per unique key of the spec, in spec order: encoded key values -> `String(id)`. */
+  readonly uniques: readonly Map<string, string>[];
+}
+
+export interface Lease {
+  readonly worker: string;
+  /** The claim is active while `now < until`. */
+  readonly until: number;
+}
+
+export interface StoredJournal {
+  readonly journal: Journal;
+  readonly at: number;
+}
+
+export interface StoredOutboxMessage {
+  readonly message: OutboxMessage;
+  /** Enqueue order, the tie-break after `created_at`. Like a database sequence it never rolls back. */
+  readonly seq: number;
+  readonly lease: Lease | null;
+}
+
+export interface StoredTimer {
+  readonly timer: TimerRecord;
+  readonly lease: Lease | null;
+}
+
+export interface MemoryState {
+  readonly collections: { readonly [N in CollectionName]: CollectionState };
+  readonly journals: Map<string, StoredJournal>;
+  /** By `balanceKey(ledgerAccount, currency)`. */
+  readonly balances: Map<string, Decimal>;
+  readonly outbox: Map<string, StoredOutboxMessage>;
+  /** `dedupeKey(event_id, destination)` -> outbox_id. */
+  readonly outboxKeys: Map<string, string>;
+  readonly timers: Map<string, StoredTimer>;
+  /** By `JSON.stringify([scope, key])`. */
+  readonly idempotency: Map<string, IdempotencyRecord>;
+  nextSeq: number;
+}
+
+export const createMemoryState = (): MemoryState => {
+  const collections = Object.fromEntries(
+    Object.entries(collectionSpecs).map(([name, spec]) => [
+      name,
+      { rows: new Map(), uniques: spec.unique.map(() => new Map<string, string>()) },
+    ]),
+  ) as unknown as MemoryState['collections'];
+  return {
+    collections,
+    journals: new Map(),
+    balances: new Map(),
+    outbox: new Map(),
+    outboxKeys: new Map(),
+    timers: new Map(),
+    idempotency: new Map(),
+    nextSeq: 1,
+  };
+};
+
+export const balanceKey = (ledgerAccount: string, currency: string): string =>
+  `${ledgerAccount}\u0000${currency}`;
+
+/** Binary order for strings (as PostgreSQL's `COLLATE "C"` for ASCII), numeric for numbers. */
+export const compareIds = (a: unknown, b: unknown): number => {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+export const isLeaseActive = (lease: Lease | null, now: number): boolean =>
+  lease !== null && now < lease.until;

@@ -1,0 +1,97 @@
+/**
+ * The reference store: every port in memory. Units of work run one at a time (a promise chain),
+ * so concurrent callers see serializable behaviour; a unit of work that throws is undone through
+ * its undo log. Records are copied in and out, so a caller cannot change the store by mutating
+ * what it passed or got back.
+ */
+import {
+  type Collection,
+  type CollectionName,
+  type Collections,
+  collectionSpecs,
+  type Store,
+  type StoreTransaction,
+} from '@payrail/core';
+import { memoryCollection } from './memory-collection.js';
+import { memoryIdempotency } from './memory-idempotency.js';
+import { memoryLedger } from './memory-ledger.js';
+import { memoryOutbox } from './memory-outbox.js';
+import { createMemoryState, type MemoryState, type StoredRecord } from './memory-state.js';
+import { memoryTimers } from './memory-timers.js';
+import { UndoLog } from './undo-log.js';
+
+export interface MemoryStore extends Store {
+  /** Whether `close()` was called. */
+  readonly closed: boolean;
+}
+
+const states = new WeakMap<MemoryStore, MemoryState>();
+
+/** The raw maps behind a memory store, for its oracle. */
+export const memoryStateOf = (store: MemoryStore): MemoryState => {
+  const state = states.get(store);
+  if (state === undefined) throw new Error('not a store made by createMemoryStore');
+  return state;
+};
+
+const openTransaction = (
+  state: MemoryState,
+  undo: UndoLog,
+  guard: () => void,
+): StoreTransaction => {
+  const collections = Object.fromEntries(
+    (Object.keys(collectionSpecs) as CollectionName[]).map((name) => [
+      name,
+      memoryCollection(collectionSpecs[name], state.collections[name], undo, guard),
+    ]),
+  ) as Record<CollectionName, Collection<StoredRecord>>;
+  return {
+    ...(collections as unknown as Collections),
+    ledger: memoryLedger(state, undo, guard),
+    outbox: memoryOutbox(state, undo, guard),
+    timers: memoryTimers(state, undo, guard),
+    idempotency: memoryIdempotency(state, undo, guard),
+  };
+};
+
+export const createMemoryStore = (): MemoryStore => {
+  const state = createMemoryState();
+  // The tail of the chain of units of work; each starts when the previous one has settled.
+  let tail: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const run = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
+    if (closed) throw new Error('the memory store is closed');
+    const undo = new UndoLog();
+    let open = true;
+    // A transaction object kept past its unit of work would write outside the lock.
+    const guard = (): void => {
+      if (!open) throw new Error('this unit of work has already ended');
+    };
+    try {
+      return await work(openTransaction(state, undo, guard));
+    } catch (error) {
+      undo.rollback();
+      throw error;
+    } finally {
+      open = false;
+    }
+  };
+
+  const store: MemoryStore = {
+    get closed() {
+      return closed;
+    },
+    transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      const result = tail.then(() => run(work));
+      tail = result.catch(() => undefined);
+      return result;
+    },
+    async close(): Promise<void> {
+      await tail;
+      closed = true;
+    },
+  };
+  states.set(store, state);
+  return store;
+};

@@ -1,0 +1,57 @@
+/** Durable timers in memory: one per id, claimed with a lease so a crashed worker's claims lapse. */
+import type { ClaimOptions, TimerPort, TimerRecord } from '@payrail/core';
+import { compareIds, isLeaseActive, type MemoryState } from './memory-state.js';
+import type { UndoLog } from './undo-log.js';
+
+export const memoryTimers = (state: MemoryState, undo: UndoLog, guard: () => void): TimerPort => ({
+  async set(timer: TimerRecord): Promise<void> {
+    guard();
+    const stored = state.timers.get(timer.timer_id);
+    const keepsClaim = stored !== undefined && stored.timer.due_at === timer.due_at;
+    undo.set(state.timers, timer.timer_id, {
+      timer: structuredClone(timer),
+      lease: keepsClaim ? stored.lease : null,
+    });
+  },
+
+  async clear(timerId: string): Promise<void> {
+    guard();
+    undo.delete(state.timers, timerId);
+  },
+
+  async claimDue({
+    worker,
+    now,
+    limit,
+    leaseSeconds,
+  }: ClaimOptions): Promise<readonly TimerRecord[]> {
+    guard();
+    const claimed = [...state.timers.values()]
+      .filter((stored) => stored.timer.due_at <= now && !isLeaseActive(stored.lease, now))
+      .sort(
+        (a, b) => a.timer.due_at - b.timer.due_at || compareIds(a.timer.timer_id, b.timer.timer_id),
+      )
+      .slice(0, Math.max(0, limit));
+    for (const stored of claimed) {
+      undo.set(state.timers, stored.timer.timer_id, {
+        ...stored,
+        lease: { worker, until: now + leaseSeconds },
+      });
+    }
+    return claimed.map((stored) => structuredClone(stored.timer));
+  },
+
+  async complete(timerId: string, worker: string): Promise<boolean> {
+    guard();
+    const stored = state.timers.get(timerId);
+    if (stored?.lease?.worker !== worker) return false;
+    undo.delete(state.timers, timerId);
+    return true;
+  },
+
+  async get(timerId: string): Promise<TimerRecord | undefined> {
+    guard();
+    const stored = state.timers.get(timerId);
+    return stored === undefined ? undefined : structuredClone(stored.timer);
+  },
+});

@@ -1,0 +1,78 @@
+/**
+ * Migrations on the PostgreSQL server: twice in a row, and from two pools (two processes, as
+ * far as the server can tell) at the same moment against a schema that does not exist yet.
+ */
+import { Pool } from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgPoolExecutor } from '../pg-pool.executor.js';
+import { freshSchema, serverForTests, serverUrl } from '../postgres-harness.test-support.js';
+import { createPostgresStore } from '../postgres-store.js';
+import type { SqlExecutor } from '../sql-executor.js';
+import { migrate, migrations } from './migrate.js';
+
+const server = await serverForTests();
+
+describe.skipIf(server.skip)('migrations on the PostgreSQL server', () => {
+  const created: string[] = [];
+  const executors: SqlExecutor[] = [];
+  const executor = (): SqlExecutor => {
+    const pool = new Pool({ connectionString: serverUrl, max: 2 });
+    pool.on('error', () => undefined);
+    const made = pgPoolExecutor(pool, { ownsPool: true });
+    executors.push(made);
+    return made;
+  };
+  const schema = (): string => {
+    const name = freshSchema();
+    created.push(name);
+    return name;
+  };
+  const all = migrations.map((m) => m.id);
+
+  afterAll(async () => {
+    const admin = executor();
+    for (const name of created) await admin.exec(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    await Promise.all(executors.map((e) => e.close()));
+  });
+
+  it('running twice applies once', async () => {
+    const name = schema();
+    const one = executor();
+    expect(await migrate(one, name)).toEqual(all);
+    expect(await migrate(one, name)).toEqual([]);
+    const { rows } = await one.query(`SELECT id FROM "${name}".payrail_migrations`);
+    expect(rows).toHaveLength(all.length);
+  });
+
+  it('two pools migrating a fresh schema at once: one applies, the other waits and finds it done', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = schema();
+      const results = await Promise.all([migrate(executor(), name), migrate(executor(), name)]);
+      expect([...results].sort((a, b) => b.length - a.length)).toEqual([all, []]);
+    }
+  });
+
+  it('two stores starting at once on a fresh schema both open, and share the data', async () => {
+    const name = schema();
+    const [a, b] = await Promise.all([
+      createPostgresStore({ connectionString: serverUrl, schema: name, maxConnections: 2 }),
+      createPostgresStore({ connectionString: serverUrl, schema: name, maxConnections: 2 }),
+    ]);
+    try {
+      await a.transaction((tx) =>
+        tx.idempotency.put({
+          scope: 's',
+          key: 'k',
+          request_hash: 'h',
+          resource_id: 'r',
+          created_at: 1,
+        }),
+      );
+      expect(await b.transaction((tx) => tx.idempotency.get('s', 'k'))).toMatchObject({
+        resource_id: 'r',
+      });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

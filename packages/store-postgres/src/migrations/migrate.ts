@@ -1,0 +1,45 @@
+/**
+ * Applies the migrations a schema lacks, all in one transaction that first takes a transaction
+ * advisory lock: a second process starting at the same moment waits on the lock, then finds the
+ * migrations recorded and applies nothing. A failing migration leaves the schema as it was.
+ */
+import type { SqlExecutor } from '../sql-executor.js';
+import { quoteIdent } from '../table-layout.js';
+import { init } from './0001-init.js';
+import type { Migration } from './migration.js';
+
+export const migrations: readonly Migration[] = [init];
+
+/** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
+export const migrationLockClass = 0x70617972;
+
+/** Applies what `schema` lacks of `list`; answers the ids it applied. */
+export const migrate = (
+  executor: SqlExecutor,
+  schema: string,
+  list: readonly Migration[] = migrations,
+): Promise<readonly string[]> =>
+  executor.transaction(async (session) => {
+    await session.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+      migrationLockClass,
+      schema,
+    ]);
+    await session.exec(`
+      CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)};
+      SET LOCAL search_path TO ${quoteIdent(schema)};
+      CREATE TABLE IF NOT EXISTS payrail_migrations (
+        id TEXT PRIMARY KEY,
+        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+    `);
+    const { rows } = await session.query<{ id: string }>('SELECT id FROM payrail_migrations');
+    const applied = new Set(rows.map((row) => row.id));
+    const ran: string[] = [];
+    for (const migration of list) {
+      if (applied.has(migration.id)) continue;
+      await session.exec(migration.sql);
+      await session.query('INSERT INTO payrail_migrations (id) VALUES ($1)', [migration.id]);
+      ran.push(migration.id);
+    }
+    return ran;
+  });

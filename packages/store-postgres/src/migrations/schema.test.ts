@@ -1,0 +1,145 @@
+/**
+ * The migrated schema against the core's collection specs: every list filter has an index that
+ * starts with it (after the scope), every unique key is a unique index named as the layout says,
+ * and no amount, no column at all, is a float.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgliteExecutor } from '../pglite.executor.js';
+import type { SqlExecutor } from '../sql-executor.js';
+import {
+  bigintColumns,
+  collectionNames,
+  filterIndexName,
+  tableLayouts,
+  uniqueIndexName,
+} from '../table-layout.js';
+import { migrate } from './migrate.js';
+
+const schema = 'payrail_schema_check';
+let executor: SqlExecutor;
+
+interface IndexRow {
+  tablename: string;
+  indexname: string;
+  indexdef: string;
+}
+
+interface ColumnRow {
+  table_name: string;
+  column_name: string;
+  data_type: string;
+}
+
+let indexes: readonly (IndexRow & { columns: readonly string[]; unique: boolean })[];
+let columns: readonly ColumnRow[];
+
+beforeAll(async () => {
+  executor = pgliteExecutor(await PGlite.create(), { ownsDatabase: true });
+  await migrate(executor, schema);
+  const found = await executor.query<IndexRow>(
+    'SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = $1',
+    [schema],
+  );
+  indexes = found.rows.map((row) => ({
+    ...row,
+    unique: row.indexdef.startsWith('CREATE UNIQUE INDEX'),
+    // `CREATE INDEX name ON schema.table USING btree (a, b, c) [WHERE ...]`
+    columns: (/USING btree \(([^)]*)\)/.exec(row.indexdef)?.[1] ?? '')
+      .split(',')
+      .map((column) => column.trim().split(' ')[0] ?? ''),
+  }));
+  columns = (
+    await executor.query<ColumnRow>(
+      `SELECT table_name, column_name, data_type FROM information_schema.columns
+        WHERE table_schema = $1`,
+      [schema],
+    )
+  ).rows;
+});
+
+afterAll(() => executor.close());
+
+const indexesOf = (table: string) => indexes.filter((index) => index.tablename === table);
+const typeOf = (table: string, column: string) =>
+  columns.find((c) => c.table_name === table && c.column_name === column)?.data_type;
+
+describe('the migrated schema', () => {
+  it.each(collectionNames)('%s: every filter field has an index led by (scope,) field', (name) => {
+    const { spec, table } = tableLayouts[name];
+    expect(spec.filters.length).toBeGreaterThan(0);
+    for (const field of spec.filters) {
+      const lead = spec.scope === null || spec.scope === field ? [field] : [spec.scope, field];
+      const index = indexesOf(table).find((i) => i.indexname === filterIndexName(table, field));
+      const led = indexesOf(table).filter((i) =>
+        lead.every((column, position) => i.columns[position] === column),
+      );
+      expect(
+        led.length,
+        `${table}.${field} has an index led by ${lead.join(', ')}`,
+      ).toBeGreaterThan(0);
+      if (spec.scope !== field) expect(index?.columns.slice(0, lead.length)).toEqual(lead);
+      expect(
+        led.some((i) => i.columns.includes('created_at')),
+        `${table}.${field} sorts`,
+      ).toBe(true);
+    }
+  });
+
+  it.each(collectionNames)(
+    '%s: every unique key is a unique index on exactly its fields',
+    (name) => {
+      const { spec, table } = tableLayouts[name];
+      for (const fields of spec.unique) {
+        const index = indexesOf(table).find((i) => i.indexname === uniqueIndexName(table, fields));
+        expect(index?.unique).toBe(true);
+        expect(index?.columns).toEqual(fields);
+      }
+      expect(indexesOf(table).find((i) => i.indexname === `${table}_pkey`)?.columns).toEqual([
+        'id',
+      ]);
+    },
+  );
+
+  it.each(collectionNames)(
+    '%s: the record is JSONB beside its copied columns and version',
+    (name) => {
+      const layout = tableLayouts[name];
+      expect(typeOf(layout.table, 'data')).toBe('jsonb');
+      expect(typeOf(layout.table, 'version')).toBe('integer');
+      expect(typeOf(layout.table, 'created_at')).toBe('bigint');
+      expect(typeOf(layout.table, 'updated_at')).toBe('bigint');
+      expect(typeOf(layout.table, 'id')).toBe(layout.numericId ? 'bigint' : 'text');
+      for (const column of layout.columns) {
+        const integer = bigintColumns[name]?.includes(column) ?? false;
+        expect(typeOf(layout.table, column), `${layout.table}.${column}`).toBe(
+          integer ? 'bigint' : 'text',
+        );
+      }
+    },
+  );
+
+  it('ledger amounts are NUMERIC and no column anywhere is a float', () => {
+    for (const table of ['ledger_journals', 'ledger_postings', 'ledger_balances']) {
+      expect(typeOf(table, 'amount')).toBe('numeric');
+    }
+    const floats = columns.filter((c) => /real|double|float/i.test(c.data_type));
+    expect(floats).toEqual([]);
+  });
+
+  it('the ledger, outbox, timers and idempotency keys are indexed for their queries', () => {
+    const leading = (table: string) => indexesOf(table).map((i) => i.columns.join(','));
+    expect(leading('ledger_journals')).toEqual(
+      expect.arrayContaining(['journal_id', 'account_id,created_at,journal_id']),
+    );
+    expect(leading('ledger_balances')).toContain('ledger_account,currency');
+    expect(leading('outbox')).toEqual(
+      expect.arrayContaining([
+        'event_id,destination_key',
+        'destination_key,business_type,business_id,created_at,seq',
+      ]),
+    );
+    expect(leading('timers')).toContain('due_at,timer_id');
+    expect(leading('idempotency_keys')).toContain('scope,key');
+  });
+});

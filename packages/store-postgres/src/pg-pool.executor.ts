@@ -1,0 +1,102 @@
+/**
+ * The executor over a node-postgres pool: each unit of work takes a connection of its own, so
+ * units of work really run at the same time and PostgreSQL's locks decide who waits.
+ */
+import { type CustomTypesConfig, type Pool, type PoolClient, types } from 'pg';
+import {
+  defaultRetryPolicy,
+  parseInt8,
+  type RetryPolicy,
+  retryingTransactions,
+  type SqlExecutor,
+  type SqlResult,
+  type SqlSession,
+  type SqlValue,
+} from './sql-executor.js';
+
+const identity = (text: string): string => text;
+
+/**
+ * Our parsers win over the pool's: a host that taught `pg` to parse `numeric` as a float must
+ * not turn our amounts into floats.
+ */
+const ownParsers: Readonly<Record<number, (text: string) => unknown>> = {
+  20: parseInt8,
+  1700: identity,
+  114: JSON.parse,
+  3802: JSON.parse,
+};
+
+const payrailTypes: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    ownParsers[oid] ?? types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
+
+interface Queryable {
+  query(config: { text: string; values: unknown[]; types: CustomTypesConfig }): Promise<{
+    rows: unknown[];
+  }>;
+  query(text: string): Promise<unknown>;
+}
+
+const sessionOf = (target: Queryable): SqlSession => ({
+  async query<R extends object>(text: string, params: readonly SqlValue[] = []) {
+    const result = await target.query({ text, values: [...params], types: payrailTypes });
+    return { rows: result.rows as R[] } satisfies SqlResult<R>;
+  },
+  async exec(script: string) {
+    await target.query(script);
+  },
+});
+
+/** Thrown when PostgreSQL answered COMMIT with a rollback: a statement of the unit of work failed. */
+export class TransactionRolledBack extends Error {
+  constructor() {
+    super(
+      'the unit of work went on after a failed statement, so PostgreSQL rolled it back: nothing was committed',
+    );
+    this.name = 'TransactionRolledBack';
+  }
+}
+
+const runOnce =
+  (pool: Pool) =>
+  async <T>(work: (session: SqlSession) => Promise<T>): Promise<T> => {
+    const client: PoolClient = await pool.connect();
+    // A connection that broke (its backend was terminated, the network dropped) must not go
+    // back into the pool; and an 'error' event with no listener would crash the process.
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const result = await work(sessionOf(client as unknown as Queryable));
+      const commit = await client.query('COMMIT');
+      if (commit.command === 'ROLLBACK') throw new TransactionRolledBack();
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken ??= rollbackError;
+      });
+      throw error;
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? false);
+    }
+  };
+
+export interface PgPoolExecutorOptions {
+  /** Whether `close()` ends the pool (true when the store created it). */
+  readonly ownsPool: boolean;
+  readonly retry?: RetryPolicy;
+}
+
+export const pgPoolExecutor = (pool: Pool, options: PgPoolExecutorOptions): SqlExecutor => ({
+  ...sessionOf(pool as unknown as Queryable),
+  transaction: retryingTransactions(runOnce(pool), options.retry ?? defaultRetryPolicy),
+  async close() {
+    if (options.ownsPool) await pool.end();
+  },
+});

@@ -1,0 +1,165 @@
+/**
+ * The transactional outbox on one table. Claims lock rows with `FOR UPDATE SKIP LOCKED`, so
+ * several workers (several server processes) share the rows without waiting on each other and
+ * never receive the same row; a claim is a lease that lapses, so a crashed worker's rows return.
+ */
+import type {
+  ClaimOptions,
+  NewOutboxMessage,
+  OutboxDestination,
+  OutboxMessage,
+  OutboxPort,
+} from '@payrail/core';
+import type { SqlValue } from './sql-executor.js';
+import type { UnitContext } from './sql-unit-of-work.js';
+
+/** Same keys as the memory store: a replayed event to the same destination is one message. */
+export const destinationKey = (destination: OutboxDestination): string =>
+  destination.kind === 'webhook' ? `webhook:${destination.webhookId}` : `url:${destination.url}`;
+
+export const outboxColumns = `outbox_id, event_id, account_id, business_type, business_id, event_type,
+  destination, payload, status, attempts, available_at, created_at`;
+
+type OutboxRow = OutboxMessage & { readonly seq?: number };
+
+/** The port's message: the row without the lease and the sequence. */
+export const messageOf = (row: OutboxRow): OutboxMessage => ({
+  outbox_id: row.outbox_id,
+  event_id: row.event_id,
+  account_id: row.account_id,
+  business_type: row.business_type,
+  business_id: row.business_id,
+  event_type: row.event_type,
+  destination: row.destination,
+  payload: row.payload,
+  status: row.status,
+  attempts: row.attempts,
+  available_at: row.available_at,
+  created_at: row.created_at,
+});
+
+/** Rows per INSERT: 11 parameters each stays far below PostgreSQL's 65535. */
+const enqueueChunk = 500;
+
+export const sqlOutbox = (context: UnitContext): OutboxPort => {
+  const { session } = context;
+  const outbox = context.table('outbox');
+
+  const enqueueRows = async (messages: readonly NewOutboxMessage[]): Promise<void> => {
+    const params: SqlValue[] = [];
+    const rows = messages.map((m) => {
+      params.push(
+        m.outbox_id,
+        m.event_id,
+        m.account_id,
+        m.business_type,
+        m.business_id,
+        m.event_type,
+        destinationKey(m.destination),
+        JSON.stringify(m.destination),
+        JSON.stringify(m.payload),
+        m.available_at,
+        m.created_at,
+      );
+      const n = params.length - 11;
+      const p = (i: number): string => `$${n + i}`;
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::jsonb,
+        ${p(9)}::jsonb, 'pending', 0, ${p(10)}::bigint, ${p(11)}::bigint)`;
+    });
+    // Rows are inserted in list order, so `seq` keeps the enqueue order.
+    await session.query(
+      `INSERT INTO ${outbox} (outbox_id, event_id, account_id, business_type, business_id,
+          event_type, destination_key, destination, payload, status, attempts, available_at,
+          created_at)
+        VALUES ${rows.join(', ')}
+        ON CONFLICT DO NOTHING`,
+      params,
+    );
+  };
+
+  /** Ends the worker's claim with `assignments`; false when the worker does not hold it. */
+  const settle = async (
+    outboxId: string,
+    worker: string,
+    assignments: string,
+    extra: readonly SqlValue[] = [],
+  ): Promise<boolean> => {
+    const { rows } = await session.query(
+      `UPDATE ${outbox}
+          SET ${assignments}, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL
+        WHERE outbox_id = $1 AND claimed_by = $2 AND status = 'pending'
+        RETURNING 1 AS settled`,
+      [outboxId, worker, ...extra],
+    );
+    return rows.length > 0;
+  };
+
+  return {
+    enqueue: (messages: readonly NewOutboxMessage[]) =>
+      context.run(async () => {
+        for (let i = 0; i < messages.length; i += enqueueChunk) {
+          await enqueueRows(messages.slice(i, i + enqueueChunk));
+        }
+      }),
+
+    /**
+     * A message is claimable when it is the oldest pending one of its queue (destination and
+     * business object), due, and not under an active lease. The head test reads without
+     * SKIP LOCKED, so a head locked by another claimer hides its whole queue instead of letting
+     * the next message overtake it; the lock then skips heads another claimer holds, and
+     * PostgreSQL re-checks a row that changed meanwhile before this claim takes it.
+     */
+    claim: ({ worker, now, limit, leaseSeconds }: ClaimOptions) =>
+      context.run(async () => {
+        if (limit <= 0) return [];
+        const { rows } = await session.query<OutboxRow>(
+          `WITH heads AS (
+             SELECT o.outbox_id FROM ${outbox} o
+              WHERE o.status = 'pending'
+                AND o.available_at <= $1::bigint
+                AND (o.claimed_until IS NULL OR o.claimed_until <= $1::bigint)
+                AND NOT EXISTS (
+                  SELECT 1 FROM ${outbox} p
+                   WHERE p.status = 'pending'
+                     AND p.destination_key = o.destination_key
+                     AND p.business_type = o.business_type
+                     AND p.business_id = o.business_id
+                     AND (p.created_at, p.seq) < (o.created_at, o.seq))
+              ORDER BY o.created_at, o.seq
+              LIMIT $2
+              FOR UPDATE OF o SKIP LOCKED)
+           UPDATE ${outbox} AS m
+              SET claimed_by = $3, claimed_until = $1::bigint + $4::bigint
+             FROM heads
+            WHERE m.outbox_id = heads.outbox_id
+           RETURNING m.seq, ${outboxColumns
+             .split(',')
+             .map((column) => `m.${column.trim()}`)
+             .join(', ')}`,
+          [now, limit, worker, leaseSeconds],
+        );
+        return [...rows]
+          .sort((a, b) => a.created_at - b.created_at || (a.seq ?? 0) - (b.seq ?? 0))
+          .map(messageOf);
+      }),
+
+    complete: (outboxId: string, worker: string) =>
+      context.run(() => settle(outboxId, worker, `status = 'delivered'`)),
+
+    retry: (outboxId: string, worker: string, availableAt: number) =>
+      context.run(() => settle(outboxId, worker, 'available_at = $3::bigint', [availableAt])),
+
+    fail: (outboxId: string, worker: string) =>
+      context.run(() => settle(outboxId, worker, `status = 'failed'`)),
+
+    get: (outboxId: string) =>
+      context.run(async () => {
+        const { rows } = await session.query<OutboxRow>(
+          `SELECT ${outboxColumns} FROM ${outbox} WHERE outbox_id = $1`,
+          [outboxId],
+        );
+        const row = rows[0];
+        return row === undefined ? undefined : messageOf(row);
+      }),
+  };
+};

@@ -1,0 +1,68 @@
+/**
+ * Durable stores: what a unit of work committed is still there after the store is closed and
+ * opened again on the same data; what an aborted one wrote is still absent.
+ */
+import assert from 'node:assert/strict';
+import { depositJournal, money } from '@payrail/core';
+import { t0 } from './conformance-context.js';
+import { samplePayout } from './fixtures.js';
+import type { ConformanceOptions, StoreHarness } from './harness.js';
+import { idempotencyRecord } from './idempotency.conformance.js';
+import { outboxMessage } from './outbox.conformance.js';
+import { timerRecord } from './timers.conformance.js';
+
+export const durabilityConformance = (
+  options: ConformanceOptions,
+  reopen: (harness: StoreHarness) => Promise<StoreHarness>,
+): void => {
+  options.it(
+    'committed data survives closing and reopening the store; aborted data does not',
+    async () => {
+      let harness = await options.createHarness();
+      try {
+        const payout = samplePayout({ n: 1, scope: 'acc_1', createdAt: t0 });
+        const inserted = await harness.store.transaction(async (tx) => {
+          const stored = await tx.payouts.insert(payout);
+          await tx.ledger.post(
+            depositJournal({ accountId: 'acc_1', businessId: 'dep_1' }, money('USD', '10.00')),
+            t0,
+          );
+          await tx.outbox.enqueue([outboxMessage('ob_1')]);
+          await tx.timers.set(timerRecord('ord_1', t0 + 60));
+          await tx.idempotency.put(idempotencyRecord('acc_1', 'k1'));
+          return stored;
+        });
+        await assert.rejects(
+          harness.store.transaction(async (tx) => {
+            await tx.payouts.insert(samplePayout({ n: 2, scope: 'acc_1', createdAt: t0 }));
+            throw new Error('crash');
+          }),
+        );
+        await harness.store.close();
+        harness = await reopen(harness);
+        const seen = await harness.store.transaction(async (tx) => ({
+          payout: await tx.payouts.get(payout.payout_id),
+          aborted: await tx.payouts.get(
+            samplePayout({ n: 2, scope: 'acc_1', createdAt: t0 }).payout_id,
+          ),
+          balances: await tx.ledger.balances('acc_1'),
+          outbox: await tx.outbox.get('ob_1'),
+          timer: await tx.timers.get('order.expiry:ord_1'),
+          idempotency: await tx.idempotency.get('acc_1', 'k1'),
+        }));
+        assert.deepEqual(seen, {
+          payout: inserted,
+          aborted: undefined,
+          balances: [{ currency: 'USD', available: '10.00', held: '0.00' }],
+          outbox: { ...outboxMessage('ob_1'), status: 'pending', attempts: 0 },
+          timer: timerRecord('ord_1', t0 + 60),
+          idempotency: idempotencyRecord('acc_1', 'k1'),
+        });
+        assert.equal(await harness.oracle.count('payouts'), 1);
+        assert.deepEqual(await harness.oracle.journalIds(), ['dep_1:deposit']);
+      } finally {
+        await harness.close();
+      }
+    },
+  );
+};
