@@ -1,0 +1,224 @@
+/**
+ * The `payrail` command line, parsed: a pure function from argv to one command, or the sentence
+ * that tells a person what is wrong. Nothing here talks to a server.
+ */
+import { parseArgs } from 'node:util';
+import { type Permission, permissions } from '@payrail/engine';
+
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'merchant.create'; readonly name: string; readonly currencies?: string[] }
+  | {
+      readonly kind: 'key.issue';
+      readonly account: string;
+      readonly permissions: readonly Permission[];
+      readonly env?: 'sandbox' | 'live';
+      readonly ipWhitelist?: string[];
+      readonly expiresInSeconds?: number;
+      readonly name?: string;
+    }
+  | {
+      readonly kind: 'account.credit';
+      readonly account: string;
+      readonly currency: string;
+      /** As typed: an amount is never a JavaScript number. */
+      readonly amount: string;
+    }
+  | { readonly kind: 'config.show' };
+
+export interface CliInvocation {
+  readonly command: CliCommand;
+  /** `--url`; else `PAYRAIL_URL`, else the default. */
+  readonly url?: string;
+  /** `--json`: print the answer's `data` as JSON instead of lines for a person. */
+  readonly json: boolean;
+}
+
+export type CliParse =
+  | { readonly ok: true; readonly invocation: CliInvocation }
+  | { readonly ok: false; readonly error: string };
+
+export const defaultServerUrl = 'http://127.0.0.1:8080';
+
+export const usage = `Usage: payrail <command> [options]
+
+Operator tasks against a running payrail server's admin API (the server prints its URL and,
+when PAYRAIL_ADMIN_TOKEN was not set, the operator token it generated).
+
+Commands:
+  merchant create --name <name> [--currencies USD,USDT]
+      Creates a merchant and its first account; prints merchant_id, account_id and the
+      account's notify_secret (shown once).
+  key issue --account <account_id> --permissions <p1,p2,...|all> [--env sandbox|live]
+            [--ip 203.0.113.7,198.51.100.0/24] [--expires-in <seconds>] [--name <label>]
+      Issues an API key; prints its token once.
+  account credit --account <account_id> --currency USD --amount 100.00
+      Funds a balance (sandbox servers only).
+  config show
+      Prints the server configuration the current environment gives, secrets redacted
+      (local: no server needed).
+  help
+      Prints this text.
+
+Options:
+  --url <url>   the server (default: PAYRAIL_URL, else ${defaultServerUrl})
+  --json        print the answer's data as JSON
+
+Environment:
+  PAYRAIL_ADMIN_TOKEN   the operator token (required by merchant, key and account commands)
+  PAYRAIL_URL           the server, when --url is not given
+
+Exit codes: 0 done, 1 the server refused (its message is printed), 2 wrong usage or
+configuration, 3 the server could not be reached.`;
+
+const optionSpec = {
+  url: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  currencies: { type: 'string' },
+  account: { type: 'string' },
+  permissions: { type: 'string' },
+  env: { type: 'string' },
+  ip: { type: 'string' },
+  'expires-in': { type: 'string' },
+  currency: { type: 'string' },
+  amount: { type: 'string' },
+} as const;
+
+type OptionName = keyof typeof optionSpec;
+type Values = Partial<Record<OptionName, string | boolean>>;
+
+const globalOptions: readonly OptionName[] = ['url', 'json', 'help'];
+
+const commandOptions: Readonly<Record<string, readonly OptionName[]>> = {
+  'merchant create': ['name', 'currencies'],
+  'key issue': ['account', 'permissions', 'env', 'ip', 'expires-in', 'name'],
+  'account credit': ['account', 'currency', 'amount'],
+  'config show': [],
+};
+
+const list = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+class UsageError extends Error {}
+
+const required = (values: Values, name: OptionName): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new UsageError(`--${name} is required`);
+  }
+  return value.trim();
+};
+
+const optional = (values: Values, name: OptionName): string | undefined => {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new UsageError(`--${name} needs a value`);
+  }
+  return value.trim();
+};
+
+const parsePermissions = (raw: string): readonly Permission[] => {
+  if (raw === 'all') return permissions;
+  const asked = list(raw);
+  if (asked.length === 0) throw new UsageError('--permissions needs at least one permission');
+  const unknown = asked.filter((p) => !(permissions as readonly string[]).includes(p));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown permission ${unknown.join(', ')}; use "all" or some of: ${permissions.join(', ')}`,
+    );
+  }
+  return [...new Set(asked)] as Permission[];
+};
+
+const buildCommand = (name: string, values: Values): CliCommand => {
+  switch (name) {
+    case 'merchant create': {
+      const currencies = optional(values, 'currencies');
+      return {
+        kind: 'merchant.create',
+        name: required(values, 'name'),
+        ...(currencies === undefined ? {} : { currencies: list(currencies) }),
+      };
+    }
+    case 'key issue': {
+      const env = optional(values, 'env');
+      if (env !== undefined && env !== 'sandbox' && env !== 'live') {
+        throw new UsageError(`--env must be sandbox or live, not "${env}"`);
+      }
+      const ip = optional(values, 'ip');
+      const expiresIn = optional(values, 'expires-in');
+      if (expiresIn !== undefined && !/^[1-9]\d*$/.test(expiresIn)) {
+        throw new UsageError(`--expires-in must be a whole number of seconds, not "${expiresIn}"`);
+      }
+      const label = optional(values, 'name');
+      return {
+        kind: 'key.issue',
+        account: required(values, 'account'),
+        permissions: parsePermissions(required(values, 'permissions')),
+        ...(env === undefined ? {} : { env }),
+        ...(ip === undefined ? {} : { ipWhitelist: list(ip) }),
+        ...(expiresIn === undefined ? {} : { expiresInSeconds: Number(expiresIn) }),
+        ...(label === undefined ? {} : { name: label }),
+      };
+    }
+    case 'account credit':
+      return {
+        kind: 'account.credit',
+        account: required(values, 'account'),
+        currency: required(values, 'currency'),
+        amount: required(values, 'amount'),
+      };
+    default:
+      return { kind: 'config.show' };
+  }
+};
+
+export const parseCliArguments = (argv: readonly string[]): CliParse => {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: optionSpec,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    // node:util's messages name the option: "Unknown option '--nme'", "... argument missing".
+    return { ok: false, error: (error as Error).message };
+  }
+  const values = parsed.values as Values;
+  const words = parsed.positionals;
+  const json = values.json === true;
+  const url = typeof values.url === 'string' ? values.url.trim() : undefined;
+  if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) {
+    return { ok: false, error: `--url must be an http:// or https:// URL, not "${url}"` };
+  }
+  const withUrl = url === undefined ? {} : { url };
+
+  if (values.help === true || words.length === 0 || words[0] === 'help') {
+    return { ok: true, invocation: { command: { kind: 'help' }, json, ...withUrl } };
+  }
+  const name = words.slice(0, 2).join(' ');
+  const allowed = commandOptions[name];
+  if (allowed === undefined || words.length > 2) {
+    return { ok: false, error: `unknown command "${words.join(' ')}"` };
+  }
+  const stray = (Object.keys(values) as OptionName[]).filter(
+    (option) => !allowed.includes(option) && !globalOptions.includes(option),
+  );
+  if (stray.length > 0) {
+    return { ok: false, error: `${name} does not take --${stray.join(', --')}` };
+  }
+  try {
+    return { ok: true, invocation: { command: buildCommand(name, values), json, ...withUrl } };
+  } catch (error) {
+    if (error instanceof UsageError) return { ok: false, error: `${name}: ${error.message}` };
+    throw error;
+  }
+};

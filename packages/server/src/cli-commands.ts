@@ -1,0 +1,245 @@
+/**
+ * What each `payrail` command does: an admin API call to a running server (PGlite's data
+ * directory belongs to the server process, so the CLI never opens the store), printed for a
+ * person, or as JSON with `--json`. Answers the process exit code.
+ */
+
+import {
+  type CliCommand,
+  type CliInvocation,
+  defaultServerUrl,
+  parseCliArguments,
+  usage,
+} from './cli-arguments.js';
+import { describeConfig, type EnvRecord, parseConfig } from './config.js';
+
+export interface CliIo {
+  readonly env: EnvRecord;
+  readonly cwd: string;
+  readonly fetch: typeof fetch;
+  /** stdout */
+  out(line: string): void;
+  /** stderr */
+  err(line: string): void;
+}
+
+export const exitCodes = { done: 0, refused: 1, usage: 2, unreachable: 3 } as const;
+
+interface AdminCall {
+  readonly method: 'POST';
+  readonly path: string;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+const adminCallOf = (command: Exclude<CliCommand, { kind: 'help' | 'config.show' }>): AdminCall => {
+  switch (command.kind) {
+    case 'merchant.create':
+      return {
+        method: 'POST',
+        path: '/admin/merchants',
+        body: {
+          name: command.name,
+          ...(command.currencies === undefined ? {} : { currencies: command.currencies }),
+        },
+      };
+    case 'key.issue':
+      return {
+        method: 'POST',
+        path: `/admin/accounts/${encodeURIComponent(command.account)}/api-keys`,
+        body: {
+          permissions: command.permissions,
+          ...(command.env === undefined ? {} : { env: command.env }),
+          ...(command.ipWhitelist === undefined ? {} : { ip_whitelist: command.ipWhitelist }),
+          ...(command.expiresInSeconds === undefined
+            ? {}
+            : { expires_in_seconds: command.expiresInSeconds }),
+          ...(command.name === undefined ? {} : { name: command.name }),
+        },
+      };
+    case 'account.credit':
+      return {
+        method: 'POST',
+        path: `/admin/accounts/${encodeURIComponent(command.account)}/credit`,
+        body: { currency: command.currency, amount: command.amount },
+      };
+  }
+};
+
+type Json = Record<string, unknown>;
+
+const field = (object: unknown, name: string): unknown =>
+  typeof object === 'object' && object !== null ? (object as Json)[name] : undefined;
+
+const text = (value: unknown): string =>
+  Array.isArray(value)
+    ? value.join(', ')
+    : value === null || value === undefined
+      ? '-'
+      : String(value);
+
+const unixTime = (value: unknown): string =>
+  typeof value === 'number' ? `${new Date(value * 1000).toISOString()} (${value})` : text(value);
+
+const table = (rows: readonly (readonly [string, string])[]): string[] => {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+};
+
+/** Lines a person reads; secrets shown once are labelled as such. */
+const present = (command: CliCommand, data: unknown): string[] => {
+  switch (command.kind) {
+    case 'merchant.create': {
+      const merchant = field(data, 'merchant');
+      return [
+        'merchant created',
+        ...table([
+          ['merchant_id', text(field(merchant, 'merchant_id'))],
+          ['account_id', text(field(merchant, 'account_id'))],
+          ['name', text(field(merchant, 'name'))],
+          ['currencies', text(field(merchant, 'currencies'))],
+          ['notify_secret', `${text(field(merchant, 'notify_secret'))}  (shown once)`],
+        ]),
+      ];
+    }
+    case 'key.issue': {
+      const key = field(data, 'api_key');
+      return [
+        'API key issued',
+        ...table([
+          ['key_id', text(field(key, 'key_id'))],
+          ['account_id', text(field(key, 'account_id'))],
+          ['env', text(field(key, 'env'))],
+          ['permissions', text(field(key, 'permissions'))],
+          ['ip_whitelist', text(field(key, 'ip_whitelist'))],
+          ['expires_at', unixTime(field(key, 'expires_at'))],
+        ]),
+        'token (shown once; send it as "Authorization: Bearer <token>"):',
+        text(field(key, 'token')),
+      ];
+    }
+    case 'account.credit': {
+      const balance = field(data, 'balance');
+      return [
+        'balance credited',
+        ...table([
+          ['deposit', text(field(field(data, 'deposit'), 'record_id'))],
+          ['currency', text(field(balance, 'currency'))],
+          ['available', text(field(balance, 'available'))],
+          ['held', text(field(balance, 'held'))],
+          ['total', text(field(balance, 'total'))],
+        ]),
+      ];
+    }
+    default:
+      return [JSON.stringify(data, null, 2)];
+  }
+};
+
+const unreachable = (url: string, error: unknown): string => {
+  const cause = field(error, 'cause');
+  const code = field(cause, 'code');
+  const reason =
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : field(error, 'name') === 'TimeoutError'
+        ? 'no answer within 15 s'
+        : text(field(cause, 'message') ?? field(error, 'message'));
+  return (
+    `cannot reach payrail at ${url}: ${reason}. Is the server running (npx -y pnpm@10 start)? ` +
+    'Give its URL with --url or PAYRAIL_URL.'
+  );
+};
+
+const refusalHint = (command: CliCommand, status: number): string => {
+  if (status === 401) {
+    return ' PAYRAIL_ADMIN_TOKEN must be the operator token the server was started with (it prints a generated one at start).';
+  }
+  if (status === 403 && command.kind === 'account.credit') {
+    return ' Crediting a balance is a sandbox feature: this server runs PAYRAIL_ENV=live.';
+  }
+  return '';
+};
+
+const callServer = async (
+  invocation: CliInvocation,
+  command: Exclude<CliCommand, { kind: 'help' | 'config.show' }>,
+  io: CliIo,
+): Promise<number> => {
+  const token = io.env.PAYRAIL_ADMIN_TOKEN;
+  if (token === undefined || token.trim() === '') {
+    io.err(
+      'payrail: PAYRAIL_ADMIN_TOKEN is not set. Export the operator token the server printed at ' +
+        'start (or the one you started it with): export PAYRAIL_ADMIN_TOKEN=...',
+    );
+    return exitCodes.usage;
+  }
+  const base = (invocation.url ?? io.env.PAYRAIL_URL ?? defaultServerUrl).replace(/\/+$/, '');
+  const call = adminCallOf(command);
+  let response: Response;
+  try {
+    response = await io.fetch(`${base}${call.path}`, {
+      method: call.method,
+      headers: { Authorization: `Bearer ${token.trim()}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(call.body),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    io.err(`payrail: ${unreachable(base, error)}`);
+    return exitCodes.unreachable;
+  }
+  const envelope = (await response.json().catch(() => undefined)) as unknown;
+  const code = field(envelope, 'code');
+  const message = field(envelope, 'message');
+  if (typeof code !== 'number' || typeof message !== 'string') {
+    io.err(`payrail: ${base} did not answer like a payrail server (HTTP ${response.status})`);
+    return exitCodes.unreachable;
+  }
+  if (code !== 0) {
+    io.err(
+      `payrail: the server refused: ${message} (HTTP ${response.status}, code ${code}).` +
+        refusalHint(command, response.status),
+    );
+    return exitCodes.refused;
+  }
+  const data = field(envelope, 'data');
+  const lines = invocation.json ? [JSON.stringify(data, null, 2)] : present(command, data);
+  for (const line of lines) io.out(line);
+  return exitCodes.done;
+};
+
+const showConfig = (invocation: CliInvocation, io: CliIo): number => {
+  const parsed = parseConfig(io.env, io.cwd);
+  if (!parsed.ok) {
+    io.err('payrail: the configuration is not valid:');
+    for (const error of parsed.errors) io.err(`  - ${error}`);
+    return exitCodes.usage;
+  }
+  const entries = describeConfig(parsed.config);
+  if (invocation.json) {
+    io.out(JSON.stringify(Object.fromEntries(entries.map((e) => [e.name, e.value])), null, 2));
+    return exitCodes.done;
+  }
+  const width = Math.max(...entries.map((e) => e.name.length));
+  for (const entry of entries) io.out(`${entry.name.padEnd(width)}  ${entry.value}`);
+  return exitCodes.done;
+};
+
+export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
+  const parsed = parseCliArguments(argv);
+  if (!parsed.ok) {
+    io.err(`payrail: ${parsed.error}`);
+    io.err('Run "payrail help" for the commands and their options.');
+    return exitCodes.usage;
+  }
+  const { invocation } = parsed;
+  const { command } = invocation;
+  switch (command.kind) {
+    case 'help':
+      io.out(usage);
+      return exitCodes.done;
+    case 'config.show':
+      return showConfig(invocation, io);
+    default:
+      return callServer(invocation, command, io);
+  }
+};

@@ -1,0 +1,11 @@
+/** The `payrail` command (bin/payrail.js runs it through tsx). */
+import { runCli } from './cli-commands.js';
+
+const code = await runCli(process.argv.slice(2), {
+  env: process.env,
+  cwd: process.cwd(),
+  fetch: globalThis.fetch,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+});
+process.exitCode = code;

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ConfigResult,
+  defaultPublicUrl,
+  describeConfig,
+  describeDatabase,
+  type EnvRecord,
+  parseConfig,
+  redactConnectionString,
+  type ServerConfig,
+} from './config.js';
+
+const cwd = '/srv/payrail';
+
+const configOf = (env: EnvRecord): ServerConfig => {
+  const result = parseConfig(env, cwd);
+  if (!result.ok) throw new Error(`expected a valid configuration: ${result.errors.join('; ')}`);
+  return result.config;
+};
+
+const errorsOf = (env: EnvRecord): readonly string[] => {
+  const result: ConfigResult = parseConfig(env, cwd);
+  if (result.ok) throw new Error('expected the configuration to be refused');
+  return result.errors;
+};
+
+const adminToken = 'operator-token-0123456789';
+const keySecret = 'k'.repeat(32);
+
+describe('parseConfig', () => {
+  it('answers the defaults of decisions §10 for an empty environment', () => {
+    expect(configOf({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      environment: 'sandbox',
+      adminToken: undefined,
+      database: { kind: 'embedded', directory: '/srv/payrail/.payrail/pgdata' },
+      databaseSchema: 'payrail',
+      dataDir: '/srv/payrail/.payrail',
+      dataDirDisplay: './.payrail',
+      allowInsecureWebhooks: false,
+      rateLimit: 100,
+      keySecret: { kind: 'file', path: '/srv/payrail/.payrail/key-secret' },
+      publicUrl: undefined,
+      trustedProxies: [],
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = configOf({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      PAYRAIL_ENV: 'live',
+      PAYRAIL_ADMIN_TOKEN: adminToken,
+      DATABASE_URL: 'postgres://app:pw@db.internal:5432/payrail',
+      PAYRAIL_DATABASE_SCHEMA: 'payrail_eu',
+      PAYRAIL_DATA_DIR: '/var/lib/payrail',
+      PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '0',
+      PAYRAIL_RATE_LIMIT: '0',
+      PAYRAIL_KEY_SECRET: keySecret,
+      PAYRAIL_PUBLIC_URL: 'https://pay.example.com/',
+      PAYRAIL_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      environment: 'live',
+      adminToken,
+      database: {
+        kind: 'server',
+        connectionString: 'postgres://app:pw@db.internal:5432/payrail',
+      },
+      databaseSchema: 'payrail_eu',
+      dataDir: '/var/lib/payrail',
+      allowInsecureWebhooks: false,
+      rateLimit: 0,
+      keySecret: { kind: 'env', secret: new TextEncoder().encode(keySecret) },
+      publicUrl: 'https://pay.example.com',
+      trustedProxies: ['10.0.0.0/8', '192.168.1.1'],
+    });
+  });
+
+  it('allows insecure webhooks in the sandbox and refuses them in live', () => {
+    expect(configOf({ PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1' }).allowInsecureWebhooks).toBe(true);
+    expect(errorsOf({ PAYRAIL_ENV: 'live', PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1' })).toEqual([
+      'PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 is a sandbox setting (http and loopback webhook ' +
+        'targets) and is refused with PAYRAIL_ENV=live; unset it',
+    ]);
+  });
+
+  it('resolves a relative data directory against the directory pnpm was run in', () => {
+    const config = configOf({ INIT_CWD: '/home/me/payrail', PAYRAIL_DATA_DIR: 'data' });
+    expect(config.dataDir).toBe('/home/me/payrail/data');
+    expect(config.dataDirDisplay).toBe('data');
+    expect(config.database).toEqual({
+      kind: 'embedded',
+      directory: '/home/me/payrail/data/pgdata',
+    });
+    expect(config.keySecret).toEqual({ kind: 'file', path: '/home/me/payrail/data/key-secret' });
+  });
+
+  it('reports every problem at once, without echoing secrets', () => {
+    const errors = errorsOf({
+      PORT: '80a',
+      PAYRAIL_ENV: 'production',
+      PAYRAIL_ADMIN_TOKEN: 'short',
+      DATABASE_URL: 'mysql://root:hunter2@db/payrail',
+      PAYRAIL_DATABASE_SCHEMA: 'Payrail-1',
+      PAYRAIL_ALLOW_INSECURE_WEBHOOKS: 'yes',
+      PAYRAIL_RATE_LIMIT: '-5',
+      PAYRAIL_KEY_SECRET: 'too-short-secret',
+      PAYRAIL_PUBLIC_URL: 'ftp://pay.example.com',
+      PAYRAIL_TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal',
+    });
+    expect(errors).toEqual([
+      'PORT must be a whole number from 0 to 65535 (0 picks a free port), not "80a"',
+      'PAYRAIL_ENV must be "sandbox" or "live", not "production"',
+      'PAYRAIL_ADMIN_TOKEN must be at least 16 characters without spaces (or unset: a token is generated and printed at start)',
+      'DATABASE_URL must be a postgres:// or postgresql:// URL',
+      'PAYRAIL_DATABASE_SCHEMA must be a lower-case PostgreSQL identifier (a-z, 0-9, _), not "Payrail-1"',
+      'PAYRAIL_ALLOW_INSECURE_WEBHOOKS must be 1 or 0, not "yes"',
+      'PAYRAIL_RATE_LIMIT must be a number of requests per second per key (0 turns it off), not "-5"',
+      'PAYRAIL_KEY_SECRET must be at least 32 bytes',
+      'PAYRAIL_PUBLIC_URL must be an http:// or https:// URL, not "ftp://pay.example.com"',
+      'PAYRAIL_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas, not "10.0.0.0/8,proxy.internal"',
+    ]);
+    const all = errors.join('\n');
+    expect(all).not.toContain('hunter2');
+    expect(all).not.toContain('too-short-secret');
+    expect(all).not.toContain('short"');
+  });
+
+  it.each([
+    ['65536', false],
+    ['65535', true],
+    ['-1', false],
+    ['8080.5', false],
+  ])('checks PORT=%s', (port, valid) => {
+    expect(parseConfig({ PORT: port }, cwd).ok).toBe(valid);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(
+      configOf({ PORT: '', PAYRAIL_ENV: '', PAYRAIL_ADMIN_TOKEN: '', PAYRAIL_KEY_SECRET: '' }),
+    ).toMatchObject({ port: 8080, environment: 'sandbox', adminToken: undefined });
+  });
+
+  it('accepts a fractional rate limit', () => {
+    expect(configOf({ PAYRAIL_RATE_LIMIT: '0.5' }).rateLimit).toBe(0.5);
+  });
+});
+
+describe('describeConfig', () => {
+  it('redacts the admin token, the key secret and the database password', () => {
+    const config = configOf({
+      PAYRAIL_ADMIN_TOKEN: adminToken,
+      PAYRAIL_KEY_SECRET: keySecret,
+      DATABASE_URL: 'postgres://app:s3cret-pw@db.internal:5432/payrail?sslpassword=x1y2z3',
+    });
+    const shown = describeConfig(config);
+    const text = JSON.stringify(shown);
+    expect(text).not.toContain(adminToken);
+    expect(text).not.toContain(keySecret);
+    expect(text).not.toContain('s3cret-pw');
+    expect(text).not.toContain('x1y2z3');
+    expect(Object.fromEntries(shown.map((e) => [e.name, e.value]))).toMatchObject({
+      PAYRAIL_ADMIN_TOKEN: '(set, redacted)',
+      PAYRAIL_KEY_SECRET: '(set, redacted)',
+      DATABASE_URL: 'postgres://app:***@db.internal:5432/payrail?sslpassword=***',
+    });
+  });
+
+  it('names one line per variable of decisions §10 and the ADR', () => {
+    expect(describeConfig(configOf({})).map((e) => e.name)).toEqual([
+      'PORT',
+      'HOST',
+      'PAYRAIL_ENV',
+      'PAYRAIL_ADMIN_TOKEN',
+      'DATABASE_URL',
+      'PAYRAIL_DATABASE_SCHEMA',
+      'PAYRAIL_DATA_DIR',
+      'PAYRAIL_ALLOW_INSECURE_WEBHOOKS',
+      'PAYRAIL_RATE_LIMIT',
+      'PAYRAIL_KEY_SECRET',
+      'PAYRAIL_PUBLIC_URL',
+      'PAYRAIL_TRUSTED_PROXIES',
+    ]);
+  });
+});
+
+describe('the startup description', () => {
+  it('names the embedded database by the directory as configured', () => {
+    expect(describeDatabase(configOf({}))).toBe('embedded PostgreSQL in ./.payrail');
+  });
+
+  it('names a server without its credentials', () => {
+    expect(
+      describeDatabase(
+        configOf({
+          DATABASE_URL: 'postgresql://app:pw@db:5432/main',
+          PAYRAIL_DATABASE_SCHEMA: 'tenant_a',
+        }),
+      ),
+    ).toBe('PostgreSQL at db:5432/main, schema tenant_a');
+  });
+
+  it('derives the public URL from where the server listens', () => {
+    expect(defaultPublicUrl('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080');
+    expect(defaultPublicUrl('0.0.0.0', 8080)).toBe('http://localhost:8080');
+    expect(defaultPublicUrl('::1', 9000)).toBe('http://[::1]:9000');
+  });
+
+  it('redacts a connection string it cannot parse entirely', () => {
+    expect(redactConnectionString('host=db password=x')).toBe('<unparsable>');
+  });
+});

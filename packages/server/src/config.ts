@@ -1,0 +1,324 @@
+/**
+ * The server's configuration (decisions §10 and docs/adr/0010-server-configuration.md): one pure
+ * function of an environment record, which reports every problem at once, and a redacted
+ * description of the result for `payrail config show` and the startup line.
+ */
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Environment } from '@payrail/core';
+import { minKeySecretBytes } from '@payrail/engine';
+import { addressList } from '@payrail/http';
+
+/** `process.env`, or any record like it. */
+export type EnvRecord = Readonly<Record<string, string | undefined>>;
+
+export type DatabaseConfig =
+  | { readonly kind: 'embedded'; readonly directory: string }
+  | { readonly kind: 'server'; readonly connectionString: string };
+
+export type KeySecretSource =
+  | { readonly kind: 'env'; readonly secret: Uint8Array }
+  | { readonly kind: 'file'; readonly path: string };
+
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly environment: Environment;
+  /** Undefined when unset: the server generates one at start and prints it once. */
+  readonly adminToken: string | undefined;
+  readonly database: DatabaseConfig;
+  /** The PostgreSQL schema holding payrail's tables. */
+  readonly databaseSchema: string;
+  /** Absolute; holds the embedded database, the generated key secret and the lock file. */
+  readonly dataDir: string;
+  /** The data directory as the operator wrote it (`./.payrail`), for messages. */
+  readonly dataDirDisplay: string;
+  readonly allowInsecureWebhooks: boolean;
+  /** Requests per second per API key; 0 turns the limit off. */
+  readonly rateLimit: number;
+  readonly keySecret: KeySecretSource;
+  /** Base of checkout_url; undefined: `http://<host>:<port>` once the port is known. */
+  readonly publicUrl: string | undefined;
+  readonly trustedProxies: readonly string[];
+}
+
+export type ConfigResult =
+  | { readonly ok: true; readonly config: ServerConfig }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+export const defaultPort = 8080;
+export const defaultHost = '127.0.0.1';
+export const defaultDataDir = './.payrail';
+export const defaultDatabaseSchema = 'payrail';
+/** decisions §9: 100 requests per second per key. */
+export const defaultRateLimit = 100;
+/** A shorter operator token is refused: it guards every merchant's money. */
+export const minAdminTokenLength = 16;
+
+/** Where the generated key secret is kept (mode 0600). */
+export const keySecretFileIn = (dataDir: string): string => join(dataDir, 'key-secret');
+/** Where the embedded PostgreSQL keeps its files. */
+export const embeddedDatabaseIn = (dataDir: string): string => join(dataDir, 'pgdata');
+
+const present = (value: string | undefined): value is string =>
+  value !== undefined && value.trim() !== '';
+
+const flagValues: Readonly<Record<string, boolean>> = {
+  '1': true,
+  true: true,
+  '0': false,
+  false: false,
+};
+
+/**
+ * Reads the configuration from `env`. Relative paths are resolved against the directory the
+ * command was typed in: `INIT_CWD` (set by pnpm and npm, whose scripts run in the package's own
+ * directory), else `cwd`.
+ */
+export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
+  const errors: string[] = [];
+
+  const port = ((): number => {
+    const raw = env.PORT;
+    if (!present(raw)) return defaultPort;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value > 65535) {
+      errors.push(
+        `PORT must be a whole number from 0 to 65535 (0 picks a free port), not "${raw}"`,
+      );
+      return defaultPort;
+    }
+    return value;
+  })();
+
+  const host = present(env.HOST) ? env.HOST.trim() : defaultHost;
+
+  const environment = ((): Environment => {
+    const raw = env.PAYRAIL_ENV;
+    if (!present(raw)) return 'sandbox';
+    if (raw === 'sandbox' || raw === 'live') return raw;
+    errors.push(`PAYRAIL_ENV must be "sandbox" or "live", not "${raw}"`);
+    return 'sandbox';
+  })();
+
+  const adminToken = ((): string | undefined => {
+    const raw = env.PAYRAIL_ADMIN_TOKEN;
+    if (raw === undefined || raw === '') return undefined;
+    if (raw.trim().length < minAdminTokenLength || /\s/.test(raw)) {
+      errors.push(
+        `PAYRAIL_ADMIN_TOKEN must be at least ${minAdminTokenLength} characters without spaces ` +
+          '(or unset: a token is generated and printed at start)',
+      );
+      return undefined;
+    }
+    return raw;
+  })();
+
+  const dataDirDisplay = present(env.PAYRAIL_DATA_DIR) ? env.PAYRAIL_DATA_DIR : defaultDataDir;
+  const base = present(env.INIT_CWD) ? env.INIT_CWD : cwd;
+  const dataDir = isAbsolute(dataDirDisplay) ? dataDirDisplay : resolve(base, dataDirDisplay);
+
+  const database = ((): DatabaseConfig => {
+    const raw = env.DATABASE_URL;
+    if (!present(raw)) return { kind: 'embedded', directory: embeddedDatabaseIn(dataDir) };
+    if (!isPostgresUrl(raw)) {
+      // Not echoed: a connection string usually carries a password.
+      errors.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    }
+    return { kind: 'server', connectionString: raw };
+  })();
+
+  const databaseSchema = ((): string => {
+    const raw = env.PAYRAIL_DATABASE_SCHEMA;
+    if (!present(raw)) return defaultDatabaseSchema;
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) {
+      errors.push(
+        `PAYRAIL_DATABASE_SCHEMA must be a lower-case PostgreSQL identifier (a-z, 0-9, _), not "${raw}"`,
+      );
+    }
+    return raw;
+  })();
+
+  const allowInsecureWebhooks = ((): boolean => {
+    const raw = env.PAYRAIL_ALLOW_INSECURE_WEBHOOKS;
+    if (raw === undefined || raw === '') return false;
+    const value = flagValues[raw.trim().toLowerCase()];
+    if (value === undefined) {
+      errors.push(`PAYRAIL_ALLOW_INSECURE_WEBHOOKS must be 1 or 0, not "${raw}"`);
+      return false;
+    }
+    if (value && environment === 'live') {
+      errors.push(
+        'PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 is a sandbox setting (http and loopback webhook ' +
+          'targets) and is refused with PAYRAIL_ENV=live; unset it',
+      );
+    }
+    return value;
+  })();
+
+  const rateLimit = ((): number => {
+    const raw = env.PAYRAIL_RATE_LIMIT;
+    if (!present(raw)) return defaultRateLimit;
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(value)) {
+      errors.push(
+        `PAYRAIL_RATE_LIMIT must be a number of requests per second per key (0 turns it off), not "${raw}"`,
+      );
+      return defaultRateLimit;
+    }
+    return value;
+  })();
+
+  const keySecret = ((): KeySecretSource => {
+    const raw = env.PAYRAIL_KEY_SECRET;
+    if (raw === undefined || raw === '') return { kind: 'file', path: keySecretFileIn(dataDir) };
+    const secret = new TextEncoder().encode(raw);
+    if (secret.byteLength < minKeySecretBytes) {
+      errors.push(`PAYRAIL_KEY_SECRET must be at least ${minKeySecretBytes} bytes`);
+    }
+    return { kind: 'env', secret };
+  })();
+
+  const publicUrl = ((): string | undefined => {
+    const raw = env.PAYRAIL_PUBLIC_URL;
+    if (!present(raw)) return undefined;
+    const url = parseUrl(raw.trim());
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      errors.push(`PAYRAIL_PUBLIC_URL must be an http:// or https:// URL, not "${raw}"`);
+      return undefined;
+    }
+    if (url.search !== '' || url.hash !== '') {
+      errors.push('PAYRAIL_PUBLIC_URL must not have a query or a fragment');
+    }
+    return raw.trim().replace(/\/+$/, '');
+  })();
+
+  const trustedProxies = ((): readonly string[] => {
+    const raw = env.PAYRAIL_TRUSTED_PROXIES;
+    if (!present(raw)) return [];
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    try {
+      addressList(entries);
+    } catch {
+      errors.push(
+        `PAYRAIL_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
+      );
+    }
+    return entries;
+  })();
+
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      port,
+      host,
+      environment,
+      adminToken,
+      database,
+      databaseSchema,
+      dataDir,
+      dataDirDisplay,
+      allowInsecureWebhooks,
+      rateLimit,
+      keySecret,
+      publicUrl,
+      trustedProxies,
+    },
+  };
+};
+
+const parseUrl = (raw: string): URL | undefined => {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+const isPostgresUrl = (raw: string): boolean => {
+  const url = parseUrl(raw);
+  return url !== undefined && (url.protocol === 'postgres:' || url.protocol === 'postgresql:');
+};
+
+/** A connection string without its password: `postgres://app:***@db:5432/payrail`. */
+export const redactConnectionString = (raw: string): string => {
+  const url = parseUrl(raw);
+  if (url === undefined) return '<unparsable>';
+  if (url.password !== '') url.password = '***';
+  for (const key of [...url.searchParams.keys()]) {
+    if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
+  }
+  return url.toString();
+};
+
+/** Where the server is reached when PAYRAIL_PUBLIC_URL is unset. */
+export const defaultPublicUrl = (host: string, port: number): string => {
+  const reachable = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+};
+
+/** `embedded PostgreSQL in ./.payrail`, or `PostgreSQL at db:5432/payrail`. */
+export const describeDatabase = (config: ServerConfig): string => {
+  if (config.database.kind === 'embedded') {
+    return `embedded PostgreSQL in ${config.dataDirDisplay}`;
+  }
+  const url = parseUrl(config.database.connectionString);
+  const where = url === undefined ? 'a server' : `${url.host}${url.pathname}`;
+  const schema =
+    config.databaseSchema === defaultDatabaseSchema ? '' : `, schema ${config.databaseSchema}`;
+  return `PostgreSQL at ${where}${schema}`;
+};
+
+export interface ConfigEntry {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The effective configuration, one line per variable, with every secret redacted. */
+export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => [
+  { name: 'PORT', value: String(config.port) },
+  { name: 'HOST', value: config.host },
+  { name: 'PAYRAIL_ENV', value: config.environment },
+  {
+    name: 'PAYRAIL_ADMIN_TOKEN',
+    value:
+      config.adminToken === undefined
+        ? '(unset: generated and printed at each start)'
+        : '(set, redacted)',
+  },
+  {
+    name: 'DATABASE_URL',
+    value:
+      config.database.kind === 'server'
+        ? redactConnectionString(config.database.connectionString)
+        : `(unset: embedded PostgreSQL in ${config.database.directory})`,
+  },
+  { name: 'PAYRAIL_DATABASE_SCHEMA', value: config.databaseSchema },
+  { name: 'PAYRAIL_DATA_DIR', value: config.dataDir },
+  { name: 'PAYRAIL_ALLOW_INSECURE_WEBHOOKS', value: config.allowInsecureWebhooks ? '1' : '0' },
+  {
+    name: 'PAYRAIL_RATE_LIMIT',
+    value: config.rateLimit === 0 ? '0 (off)' : `${config.rateLimit} requests/s per key`,
+  },
+  {
+    name: 'PAYRAIL_KEY_SECRET',
+    value:
+      config.keySecret.kind === 'env'
+        ? '(set, redacted)'
+        : `(unset: generated once and kept in ${config.keySecret.path})`,
+  },
+  {
+    name: 'PAYRAIL_PUBLIC_URL',
+    value: config.publicUrl ?? `(unset: ${defaultPublicUrl(config.host, config.port)})`,
+  },
+  {
+    name: 'PAYRAIL_TRUSTED_PROXIES',
+    value:
+      config.trustedProxies.length === 0
+        ? '(none: the socket address is the client address)'
+        : config.trustedProxies.join(','),
+  },
+];

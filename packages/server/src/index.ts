@@ -1,0 +1,11 @@
+/**
+ * @payrail/server: the wiring. `parseConfig` reads decisions §10's environment, `startPayrail`
+ * serves payrail from it; `main.ts` is `pnpm start` and `cli.ts` the `payrail` command.
+ */
+export * from './cli-arguments.js';
+export * from './cli-commands.js';
+export * from './config.js';
+export * from './credentials.js';
+export * from './data-dir-lock.js';
+export * from './payrail-server.js';
+export * from './timer-loop.js';

@@ -1,0 +1,143 @@
+/**
+ * The real server process on the embedded PostgreSQL (PGlite), as the README starts it: the
+ * walkthrough over real HTTP, the `payrail` CLI against it, a clean SIGTERM, and a restart on
+ * the same data directory that finds everything where it was.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminToken,
+  expectDurable,
+  ok,
+  printedAdminToken,
+  runProcess,
+  type ServerProcess,
+  startServerProcess,
+  tsxCli,
+  walkthrough,
+} from './server-process.test-support.js';
+
+let dataDir = '';
+const running: ServerProcess[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'payrail-process-'));
+});
+afterAll(async () => {
+  await Promise.all(running.map((server) => server.stop('SIGKILL')));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const start = async (env: Record<string, string>) => {
+  const server = await startServerProcess({
+    PORT: '0',
+    PAYRAIL_DATA_DIR: dataDir,
+    PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1',
+    ...env,
+  });
+  running.push(server);
+  return server;
+};
+
+describe('the server process on the embedded store', () => {
+  let ids: Awaited<ReturnType<typeof walkthrough>>;
+
+  it('serves the walkthrough, answers the CLI, and stops cleanly on SIGTERM', async () => {
+    const server = await start({ PAYRAIL_ADMIN_TOKEN: adminToken });
+    expect(server.output()).toContain(
+      `payrail listening on ${server.url} (sandbox, embedded PostgreSQL in ${dataDir})`,
+    );
+    expect((await stat(join(dataDir, 'key-secret'))).mode & 0o777).toBe(0o600);
+
+    ids = await walkthrough(server.url, adminToken);
+
+    // The operator CLI, through the package's bin, against the running server.
+    const cli = (...args: string[]) =>
+      runProcess(['bin/payrail.js', ...args], {
+        PAYRAIL_URL: server.url,
+        PAYRAIL_ADMIN_TOKEN: adminToken,
+      });
+    const created = await cli('merchant', 'create', '--name', 'Cli Co', '--json');
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const accountId = JSON.parse(created.stdout).merchant.account_id as string;
+    const issued = await cli('key', 'issue', '--account', accountId, '--permissions', 'all');
+    expect(issued.code).toBe(0);
+    const token = issued.stdout.trim().split('\n').at(-1) ?? '';
+    expect((await ok(server.url, 'GET', '/payment/account', token)).account.account_id).toBe(
+      accountId,
+    );
+    const credited = await cli(
+      'account',
+      'credit',
+      '--account',
+      accountId,
+      '--currency',
+      'USD',
+      '--amount',
+      '5.00',
+    );
+    expect(credited).toMatchObject({ code: 0 });
+    expect(credited.stdout).toContain('available  5.00');
+    const refused = await cli(
+      'account',
+      'credit',
+      '--account',
+      'acc_nope',
+      '--currency',
+      'USD',
+      '--amount',
+      '1.00',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^payrail: the server refused: .+ \(HTTP 40\d, code \d+\)/);
+
+    // One process per data directory.
+    const second = await runProcess([tsxCli, 'src/main.ts'], {
+      PORT: '0',
+      PAYRAIL_DATA_DIR: dataDir,
+      PAYRAIL_ADMIN_TOKEN: adminToken,
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('payrail: could not start: Error: another payrail process');
+
+    const exit = await server.stop('SIGTERM');
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit.ms).toBeLessThan(5000);
+    expect(server.output()).toContain('payrail: stopped');
+    // Secrets never reach the log: neither the configured operator token nor an API key.
+    expect(server.output()).not.toContain(adminToken);
+    expect(server.output()).not.toContain(ids.key);
+    expect(server.output()).not.toContain(token);
+  });
+
+  it('starts again on the same data directory and finds everything', async () => {
+    // No operator token this time: one is generated and printed once.
+    const server = await start({});
+    const operator = printedAdminToken(server.output());
+    expect(server.output().split(operator)).toHaveLength(2);
+    await expectDurable(server.url, ids);
+    expect(
+      (await ok(server.url, 'GET', `/admin/accounts/${ids.accountId}/api-keys`, operator)).items,
+    ).toHaveLength(1);
+    const exit = await server.stop('SIGINT');
+    expect(exit).toMatchObject({ code: 0 });
+    expect(exit.ms).toBeLessThan(5000);
+  });
+
+  it('refuses insecure webhooks in live with a clear startup error', async () => {
+    const result = await runProcess([tsxCli, 'src/main.ts'], {
+      PAYRAIL_ENV: 'live',
+      PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1',
+      PAYRAIL_DATA_DIR: dataDir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'payrail: the configuration is not valid:\n' +
+        '  - PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 is a sandbox setting (http and loopback webhook ' +
+        'targets) and is refused with PAYRAIL_ENV=live; unset it\n',
+    );
+    expect(result.stdout).toBe('');
+  });
+});
