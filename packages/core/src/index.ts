@@ -28,6 +28,7 @@ export * from './machines/payout.view.js';
 export * from './money/fees.js';
 export * from './money/money.js';
 export * from './money/pay-tokens.js';
+export type * from './ports/acquiring-provider.js';
 export type * from './ports/clock.js';
 export * from './ports/collections.js';
 export type * from './ports/records.js';

@@ -29,7 +29,6 @@ export const payoutExecutionTimer = 'payout.execute';
 
 const timerBusinessTypes: Readonly<Record<TimerName, string>> = {
   'order.expiry': 'acquiring',
-  'payout.verification.retry': 'payout',
 };
 
 export const timerIdOf = (name: string, businessId: string): string => `${name}:${businessId}`;

@@ -34,6 +34,16 @@ export interface AuthenticationRequest {
 
 export type UseCase<A extends unknown[] = []> = (...args: A) => Promise<Outcome<Data>>;
 
+/** A provider's call to `POST /upstream/acquiring/{provider}`, as the transport read it. */
+export interface UpstreamRequest {
+  /** The client address (the socket's, unless trusted proxies are configured). */
+  readonly ip: string;
+  /** The parsed JSON body; `undefined` when it was empty or not JSON. */
+  readonly body: unknown;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 export interface Engine {
   readonly auth: {
     /** Checks a token against its key record; every Authentication message of the interface. */
@@ -127,6 +137,23 @@ export interface Engine {
   readonly checkout: {
     order: UseCase<[string]>;
     selectToken: UseCase<[string, unknown]>;
+  };
+  /** Upstream providers' payment events (no API key: each provider's source IP allow-list). */
+  readonly upstream: {
+    receive: UseCase<[provider: string, request: UpstreamRequest]>;
+  };
+  /** The merchant's answers to payout callbacks, for the webhook dispatcher that delivers them. */
+  readonly callbacks: {
+    /**
+     * The answer to verification request `attempt` (1-based, the delivery attempt): `true`
+     * approves, `false` rejects, `null` (non-2xx, timeout, unparsable, undecided) records the
+     * attempt, and an undecided last attempt returns the payout (decisions §2).
+     */
+    verificationAnswered(
+      payoutId: string,
+      verified: boolean | null,
+      attempt: number,
+    ): Promise<Outcome<Data>>;
   };
   /** Background work, run by the server's loop and by the sandbox clock. */
   readonly workers: {

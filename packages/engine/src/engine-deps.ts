@@ -3,7 +3,8 @@
  * The server builds these from configuration; tests build them with a memory store, a fixed
  * clock and counting ids.
  */
-import type { Clock, Environment, IdGenerator, Store } from '@payrail/core';
+import type { AcquiringProvider, Clock, Environment, IdGenerator, Store } from '@payrail/core';
+import type { OutboundUrlGuardPort } from './outbound-url-guard.port.js';
 import type { PayoutExecutor } from './payouts/payout-executor.js';
 
 export interface EngineSettings {
@@ -36,6 +37,15 @@ export interface EngineDeps {
    * waits in approved / init for `/admin/sandbox/payouts/{payout_id}/execution` (decisions §2).
    */
   readonly payoutExecutor?: PayoutExecutor;
+  /** Create-time SSRF check of notify_url and webhook urls; absent: the codecs' lexical check only. */
+  readonly outboundUrlGuard?: OutboundUrlGuardPort;
+  /** Providers of `POST /upstream/acquiring/{provider}`, by name; none: every name is unknown. */
+  readonly acquiringProviders?: readonly AcquiringProvider[];
+  /**
+   * Sandbox: runs after `/admin/sandbox/clock/advance` fired the due timers, so the host's
+   * background work that reads this clock (the webhook dispatcher's retries) moves too.
+   */
+  readonly afterClockAdvance?: () => Promise<void>;
 }
 
 /** The wall clock, in Unix seconds. */

@@ -8,6 +8,7 @@ import { acquiringUseCases } from './acquiring/acquiring-use-cases.js';
 import type { Engine } from './engine-api.js';
 import type { EngineDeps } from './engine-deps.js';
 import { payoutUseCases } from './payouts/payout-use-cases.js';
+import { upstreamUseCases } from './upstream/upstream-use-cases.js';
 import { timerWorker } from './workers/timer-worker.js';
 
 export const createEngine = (deps: EngineDeps): Engine => {
@@ -32,6 +33,8 @@ export const createEngine = (deps: EngineDeps): Engine => {
       ...acquiring.admin,
       advanceClock: workers.advanceClock,
     },
+    upstream: upstreamUseCases(deps),
+    callbacks: { verificationAnswered: payouts.answerVerification },
     workers: { runDueTimers: workers.runDueTimers },
   };
 };

@@ -161,6 +161,16 @@ const checkout: readonly Expectation[] = [
   ['POST', '/checkout/api/orders/ord_1/select', 'checkout.selectToken', ['ord_1', body], true],
 ];
 
+const upstream: readonly Expectation[] = [
+  [
+    'POST',
+    '/upstream/acquiring/sandbox',
+    'upstream.receive',
+    ['sandbox', { ip: '127.0.0.1', body, headers: { 'content-type': 'application/json' } }],
+    true,
+  ],
+];
+
 const send = (
   app: ReturnType<typeof createApp>,
   method: string,
@@ -230,13 +240,30 @@ describe('routing', () => {
     },
   );
 
+  it.each(cases(upstream))(
+    '$method $path -> $useCase (no credential; the client address and the headers)',
+    async ({ method, path, useCase, args, withBody }) => {
+      const fake = fakeEngine();
+      const app = createApp({ engine: fake.engine, adminToken });
+      const res = await send(app, method, path, {}, withBody);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        code: 0,
+        message: 'success',
+        data: { use_case: useCase },
+      });
+      expect(fake.calls).toEqual([{ useCase, args }]);
+      expect(fake.authentications).toEqual([]);
+    },
+  );
+
   it('registers exactly the routes listed here, plus /openapi.json', () => {
     const app = createApp({ engine: fakeEngine().engine, adminToken });
     const registered = app.routes
       .filter((route) => route.method !== 'ALL')
       .map((route) => `${route.method} ${route.path}`)
       .sort();
-    const expected = [...merchant, ...admin, ...checkout]
+    const expected = [...merchant, ...admin, ...checkout, ...upstream]
       .map(([method, path]) => {
         const bare = path.split('?')[0] ?? '';
         return `${method} ${bare}`;

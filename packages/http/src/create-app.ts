@@ -50,7 +50,8 @@ const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
 const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => ({
   param: (name) => c.req.param(name) ?? '',
   query: c.req.query(),
-  body: route.body === undefined ? undefined : await readJsonBody(c),
+  // An upstream body is the provider's own format: read for it, described by no codec here.
+  body: route.body === undefined && route.scope !== 'upstream' ? undefined : await readJsonBody(c),
 });
 
 export const createApp = (deps: AppDeps) => {
@@ -77,7 +78,9 @@ export const createApp = (deps: AppDeps) => {
       const outcome =
         route.scope === 'merchant'
           ? await route.run(engine, c.get('caller'), request)
-          : await route.run(engine, request);
+          : route.scope === 'upstream'
+            ? await route.run(engine, { ...request, ip: clientIp(c), headers: c.req.header() })
+            : await route.run(engine, request);
       return answer(c, outcome);
     });
   }

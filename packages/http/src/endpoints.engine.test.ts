@@ -5,6 +5,7 @@
  * calls, a closed one, and a four-eyes crypto batch. The last test checks that every route of
  * the table answered a success at least once. On the memory store and on PostgreSQL (PGlite).
  */
+import { sandboxAcquiringProvider } from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
@@ -46,7 +47,10 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
 
   beforeAll(async () => {
     store = await under.open();
-    h = engineApp({ store });
+    h = engineApp({
+      store,
+      acquiringProviders: [sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'] })],
+    });
     h.observe((method, path, answer) => {
       const bare = path.split('?')[0] ?? '';
       const route = patterns.find((p) => p.method === method && p.regex.test(bare));
@@ -380,6 +384,36 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
     );
     expect(submitted.status).toBe('submitted');
     expect((await merchant('GET', '/payment/payouts?reference=B1')).total).toBe(1);
+  });
+
+  it('receives a chain payment for a direct order from the sandbox provider', async () => {
+    const { order, payment_address } = await merchant('POST', '/payment/acquiring/orders', {
+      out_trade_no: 'O-UP',
+      order_currency: 'USD',
+      order_amount: '10.00',
+      allowed_pay_currencies: ['TRON_USDT'],
+      expire_seconds: 600,
+      underpay_tolerance: '0',
+      notify_webhook_id: webhookId,
+      mode: 'direct',
+      network: 'TRON',
+      currency: 'USDT',
+    });
+    const received = await ok('POST', '/upstream/acquiring/sandbox', '', {
+      events: [
+        {
+          network: 'TRON',
+          address: payment_address.address,
+          token_id: 'TRON_USDT',
+          tx_hash: 'up-1',
+          amount: '10',
+          status: 'confirmed',
+        },
+      ],
+    });
+    expect(received.events).toEqual([
+      expect.objectContaining({ order_id: order.order_id, order_status: 'completed' }),
+    ]);
   });
 
   it('moves the sandbox clock', async () => {

@@ -3,7 +3,12 @@
  * do what an operator and a merchant would do, through HTTP only (the admin API seeds the
  * sandbox catalogue, creates merchants and issues keys).
  */
-import { type IdGenerator, type Store, sandboxNetworkSchemas } from '@payrail/core';
+import {
+  type AcquiringProvider,
+  type IdGenerator,
+  type Store,
+  sandboxNetworkSchemas,
+} from '@payrail/core';
 import { adjustableClock, createEngine, permissions } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { expect } from 'vitest';
@@ -39,6 +44,8 @@ export interface HarnessOptions extends Partial<Omit<AppDeps, 'engine' | 'adminT
   readonly environment?: 'sandbox' | 'live';
   /** Default a fresh memory store. */
   readonly store?: Store;
+  /** Providers of `POST /upstream/acquiring/{provider}`; default none. */
+  readonly acquiringProviders?: readonly AcquiringProvider[];
 }
 
 export const engineApp = (options: HarnessOptions = {}) => {
@@ -54,8 +61,15 @@ export const engineApp = (options: HarnessOptions = {}) => {
       allowInsecureWebhooks: false,
       keySecret: options.keySecret ?? new Uint8Array(32).fill(9),
     },
+    acquiringProviders: options.acquiringProviders ?? [],
   });
-  const { keySecret: _secret, environment: _environment, store: _store, ...appOptions } = options;
+  const {
+    keySecret: _secret,
+    environment: _environment,
+    store: _store,
+    acquiringProviders: _providers,
+    ...appOptions
+  } = options;
   const app = createApp({
     engine,
     adminToken: operatorToken,

@@ -43,6 +43,7 @@ describe('parseConfig', () => {
       keySecret: { kind: 'file', path: '/srv/payrail/.payrail/key-secret' },
       publicUrl: undefined,
       trustedProxies: [],
+      upstreamSandboxSources: ['127.0.0.1/32', '::1/128'],
     });
   });
 
@@ -145,6 +146,33 @@ describe('parseConfig', () => {
     ).toMatchObject({ port: 8080, environment: 'sandbox', adminToken: undefined });
   });
 
+  it('reads the sandbox upstream sources, and refuses them in live', () => {
+    expect(
+      configOf({ PAYRAIL_UPSTREAM_SANDBOX_SOURCES: ' 10.0.0.0/8, ::ffff:192.0.2.1 ,fd00::/8' })
+        .upstreamSandboxSources,
+    ).toEqual(['10.0.0.0/8', '::ffff:192.0.2.1', 'fd00::/8']);
+    expect(configOf({ PAYRAIL_UPSTREAM_SANDBOX_SOURCES: ' ' }).upstreamSandboxSources).toEqual([
+      '127.0.0.1/32',
+      '::1/128',
+    ]);
+    for (const raw of ['10.0.0.0/33', 'localhost', ',', '10.0.0.1,010.0.0.2']) {
+      expect(errorsOf({ PAYRAIL_UPSTREAM_SANDBOX_SOURCES: raw }), raw).toEqual([
+        `PAYRAIL_UPSTREAM_SANDBOX_SOURCES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
+      ]);
+    }
+    expect(errorsOf({ PAYRAIL_ENV: 'live', PAYRAIL_UPSTREAM_SANDBOX_SOURCES: '10.0.0.1' })).toEqual(
+      [
+        'PAYRAIL_UPSTREAM_SANDBOX_SOURCES is a sandbox setting (who may report sandbox chain ' +
+          'payments) and is refused with PAYRAIL_ENV=live; unset it',
+      ],
+    );
+    const shown = (env: EnvRecord) =>
+      describeConfig(configOf(env)).find((e) => e.name === 'PAYRAIL_UPSTREAM_SANDBOX_SOURCES')
+        ?.value;
+    expect(shown({})).toBe('127.0.0.1/32,::1/128');
+    expect(shown({ PAYRAIL_ENV: 'live' })).toBe('(live: no sandbox provider)');
+  });
+
   it('accepts a fractional rate limit', () => {
     expect(configOf({ PAYRAIL_RATE_LIMIT: '0.5' }).rateLimit).toBe(0.5);
   });
@@ -184,6 +212,7 @@ describe('describeConfig', () => {
       'PAYRAIL_KEY_SECRET',
       'PAYRAIL_PUBLIC_URL',
       'PAYRAIL_TRUSTED_PROXIES',
+      'PAYRAIL_UPSTREAM_SANDBOX_SOURCES',
     ]);
   });
 });

@@ -4,7 +4,7 @@
  * description of the result for `payrail config show` and the startup line.
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Environment } from '@payrail/core';
+import { type Environment, isIpRange } from '@payrail/core';
 import { minKeySecretBytes } from '@payrail/engine';
 import { addressList } from '@payrail/http';
 
@@ -39,6 +39,8 @@ export interface ServerConfig {
   /** Base of checkout_url; undefined: `http://<host>:<port>` once the port is known. */
   readonly publicUrl: string | undefined;
   readonly trustedProxies: readonly string[];
+  /** Sandbox only: who may call `POST /upstream/acquiring/sandbox` (addresses, CIDR ranges). */
+  readonly upstreamSandboxSources: readonly string[];
 }
 
 export type ConfigResult =
@@ -51,6 +53,8 @@ export const defaultDataDir = './.payrail';
 export const defaultDatabaseSchema = 'payrail';
 /** decisions §9: 100 requests per second per key. */
 export const defaultRateLimit = 100;
+/** The sandbox provider answers this machine only, unless told otherwise. */
+export const defaultUpstreamSandboxSources: readonly string[] = ['127.0.0.1/32', '::1/128'];
 /** A shorter operator token is refused: it guards every merchant's money. */
 export const minAdminTokenLength = 16;
 
@@ -209,6 +213,27 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     return entries;
   })();
 
+  const upstreamSandboxSources = ((): readonly string[] => {
+    const raw = env.PAYRAIL_UPSTREAM_SANDBOX_SOURCES;
+    if (!present(raw)) return defaultUpstreamSandboxSources;
+    if (environment === 'live') {
+      errors.push(
+        'PAYRAIL_UPSTREAM_SANDBOX_SOURCES is a sandbox setting (who may report sandbox chain ' +
+          'payments) and is refused with PAYRAIL_ENV=live; unset it',
+      );
+    }
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.length === 0 || !entries.every(isIpRange)) {
+      errors.push(
+        `PAYRAIL_UPSTREAM_SANDBOX_SOURCES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
+      );
+    }
+    return entries;
+  })();
+
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -226,6 +251,7 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
       keySecret,
       publicUrl,
       trustedProxies,
+      upstreamSandboxSources,
     },
   };
 };
@@ -320,5 +346,12 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
       config.trustedProxies.length === 0
         ? '(none: the socket address is the client address)'
         : config.trustedProxies.join(','),
+  },
+  {
+    name: 'PAYRAIL_UPSTREAM_SANDBOX_SOURCES',
+    value:
+      config.environment === 'sandbox'
+        ? config.upstreamSandboxSources.join(',')
+        : '(live: no sandbox provider)',
   },
 ];

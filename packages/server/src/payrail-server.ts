@@ -1,7 +1,8 @@
 /**
  * The wiring: the one place that knows every package. Opens the store (PGlite in the data
  * directory, or a PostgreSQL pool; both migrate on open), seeds the sandbox catalogue, builds
- * the engine and the HTTP app, listens, and runs the timer loop; `stop()` undoes it in order.
+ * the engine and the HTTP app, listens, and runs the timer loop and the webhook dispatcher;
+ * `stop()` undoes it in order.
  */
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
@@ -15,7 +16,9 @@ import {
   systemClock,
 } from '@payrail/engine';
 import { createApp, type RunningServer, serve } from '@payrail/http';
+import { sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createPGliteStore, createPostgresStore } from '@payrail/store-postgres';
+import { createDispatcher, createOutboundUrlGuard, type Dispatcher } from '@payrail/webhooks';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { errorSummary, startTimerLoop, type TimerLoop } from './timer-loop.js';
@@ -33,6 +36,8 @@ export interface PayrailServerOptions {
   readonly store?: Store;
   /** Default 1000 ms. */
   readonly timerIntervalMs?: number;
+  /** Pause between webhook dispatcher passes; default 500 ms. */
+  readonly dispatchIntervalMs?: number;
   /** How long `stop()` waits for requests in flight before closing their connections. */
   readonly shutdownGraceMs?: number;
 }
@@ -42,7 +47,10 @@ export interface PayrailServer {
   readonly url: string;
   /** The base of checkout_url. */
   readonly publicUrl: string;
-  /** Stops accepting, finishes requests in flight, stops the timer loop, closes its store. */
+  /**
+   * Stops accepting, finishes requests in flight, stops the timer loop and the dispatcher (its
+   * attempts in flight get 5 s), closes its store.
+   */
   stop(): Promise<void>;
 }
 
@@ -113,7 +121,31 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       allowInsecureWebhooks: config.allowInsecureWebhooks,
       keySecret: options.keySecret,
     };
-    const engine = createEngine({ store, clock, ids, settings });
+    // The SSRF guard at create time; the dispatcher runs it again on the address it connects to.
+    const outboundUrlGuard = createOutboundUrlGuard({
+      allowInsecure: config.allowInsecureWebhooks,
+    });
+    // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
+    // the engine runs it after firing the timers (it is built below, with the engine's callbacks).
+    let dispatcher: Dispatcher | undefined;
+    const afterClockAdvance = async (): Promise<void> => {
+      await dispatcher?.runOnce().catch((error: unknown) => {
+        log(`webhook dispatcher failed: ${errorSummary(error)}`);
+      });
+    };
+    const engine = createEngine({
+      store,
+      clock,
+      ids,
+      settings,
+      outboundUrlGuard,
+      afterClockAdvance,
+      // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
+      acquiringProviders:
+        config.environment === 'sandbox'
+          ? [sandboxAcquiringProvider({ allowedSources: config.upstreamSandboxSources })]
+          : [],
+    });
     const app = createApp({
       engine,
       adminToken: options.adminToken,
@@ -132,6 +164,17 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       intervalMs: options.timerIntervalMs ?? 1000,
       log,
     });
+    const webhooks = createDispatcher({
+      store,
+      clock,
+      ids,
+      callbacks: engine.callbacks,
+      allowInsecure: config.allowInsecureWebhooks,
+      worker,
+      log,
+    });
+    dispatcher = webhooks;
+    webhooks.start({ intervalMs: options.dispatchIntervalMs ?? 500 });
 
     const openStoreRef = store;
     let stopping: Promise<void> | undefined;
@@ -140,7 +183,11 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       publicUrl,
       stop: () => {
         stopping ??= (async () => {
-          await Promise.all([closeHttp(listening, options.shutdownGraceMs ?? 10_000), loop.stop()]);
+          await Promise.all([
+            closeHttp(listening, options.shutdownGraceMs ?? 10_000),
+            loop.stop(),
+            webhooks.stop(),
+          ]);
           if (options.store === undefined) await openStoreRef.close();
           await lock?.release();
         })();

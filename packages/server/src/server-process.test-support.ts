@@ -11,6 +11,8 @@ import type { EnvRecord } from './config.js';
 
 export const packageDir = fileURLToPath(new URL('..', import.meta.url));
 export const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+/** The server as one process (no `tsx` parent), so that a signal reaches the server itself. */
+export const serverInThisProcess: readonly string[] = ['--import', 'tsx', 'src/main.ts'];
 
 /** The test runner's environment without anything that configures payrail. */
 const baseEnv = (): Record<string, string> => {
@@ -66,10 +68,18 @@ export const runProcess = (
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 
-/** `tsx src/main.ts`, as `pnpm start` runs it; resolves once it prints where it listens. */
-export const startServerProcess = (env: EnvRecord, timeoutMs = 60_000): Promise<ServerProcess> =>
+/**
+ * `tsx src/main.ts`, as `pnpm start` runs it; resolves once it prints where it listens. `tsx`
+ * runs the server in a child process, which a SIGKILL of `tsx` would leave running: a test that
+ * kills the server passes `serverInThisProcess` (`node --import tsx src/main.ts`).
+ */
+export const startServerProcess = (
+  env: EnvRecord,
+  timeoutMs = 60_000,
+  args: readonly string[] = [tsxCli, 'src/main.ts'],
+): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsxCli, 'src/main.ts'], {
+    const child = spawn(process.execPath, args, {
       cwd: packageDir,
       env: { ...baseEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

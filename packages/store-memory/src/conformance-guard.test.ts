@@ -5,7 +5,7 @@
  * the memory store itself it can only agree, so this is where it shows that it bites).
  */
 import assert from 'node:assert/strict';
-import type { OutboxPort, Store, StoreTransaction } from '@payrail/core';
+import type { LedgerPort, OutboxPort, Store, StoreTransaction } from '@payrail/core';
 import { runStoreConformance, type StoreHarness } from '@payrail/store-testkit';
 import { describe, it } from 'vitest';
 import { createMemoryHarness } from './memory-harness.test-support.js';
@@ -116,6 +116,34 @@ const unorderedClaims = wrapped((inner) => ({
   close: () => inner.close(),
 }));
 
+/** Ledger entries tie-broken by journal id (the old rule), not by posting order. */
+const idOrderedLedger = wrapped((inner) => ({
+  transaction: (work) =>
+    inner.transaction((tx) => {
+      const ledger: LedgerPort = {
+        ...tx.ledger,
+        entries: async (query) => {
+          const all = await tx.ledger.entries({ ...query, limit: 10_000, offset: 0 });
+          const direction = query.sort === 'asc' ? 1 : -1;
+          const sorted = [...all.items].sort(
+            (a, b) =>
+              direction *
+              (a.created_at - b.created_at ||
+                (a.journal_id < b.journal_id ? -1 : a.journal_id > b.journal_id ? 1 : 0)),
+          );
+          return {
+            ...all,
+            items: sorted.slice(query.offset, query.offset + query.limit),
+            limit: query.limit,
+            offset: query.offset,
+          };
+        },
+      };
+      return work({ ...tx, ledger });
+    }),
+  close: () => inner.close(),
+}));
+
 /** A memory store whose `close()` keeps it open, so "reopening" it finds the same data. */
 const keptOpen = wrapped((inner) => ({
   transaction: (work) => inner.transaction(work),
@@ -128,7 +156,7 @@ describe('the conformance suite fails broken stores', () => {
   });
 
   it('an unwrapped memory store passes the tests used below', async () => {
-    const pattern = /crash safety|stale version|claim answers the oldest|model-based/;
+    const pattern = /crash safety|stale version|claim answers the oldest|posting order|model-based/;
     assert.deepEqual(await failing(createMemoryHarness, pattern), []);
   });
 
@@ -160,6 +188,22 @@ describe('the conformance suite fails broken stores', () => {
     const failed = await failing(unorderedClaims, /outbox|model-based/);
     assert.ok(
       failed.some((t) => t.includes('oldest first')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('model-based')),
+      failed.join('\n'),
+    );
+  });
+
+  it('a store that orders ledger ties by journal id fails the posting-order tests and the model-based run', async () => {
+    const failed = await failing(idOrderedLedger, /ledger|model-based/);
+    assert.ok(
+      failed.some((t) => t.includes('in the order they were posted')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('then posting order')),
       failed.join('\n'),
     );
     assert.ok(

@@ -1,6 +1,7 @@
 /**
- * The ledger in memory: journals by id, and a running balance per (ledger account, currency)
- * kept in the same unit of work as the postings, so a balance read never sums history.
+ * The ledger in memory: journals by id, each numbered in posting order, and a running balance
+ * per (ledger account, currency) kept in the same unit of work as the postings, so a balance
+ * read never sums history.
  */
 import {
   type Balance,
@@ -18,7 +19,7 @@ import {
   type Page,
   StoreFailure,
 } from '@payrail/core';
-import { balanceKey, compareIds, type MemoryState, type StoredJournal } from './memory-state.js';
+import { balanceKey, type MemoryState, type StoredJournal } from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
 
 const entryOf = ({ journal, at }: StoredJournal): LedgerEntry => ({
@@ -46,7 +47,11 @@ export const memoryLedger = (state: MemoryState, undo: UndoLog, guard: () => voi
       if (!keepsBalancesNonNegative(journal, current)) {
         throw new StoreFailure('insufficient_balance', 'ledger');
       }
-      undo.set(state.journals, journal.journalId, { journal: structuredClone(journal), at });
+      undo.set(state.journals, journal.journalId, {
+        journal: structuredClone(journal),
+        at,
+        sequence: state.nextJournalSequence++,
+      });
       for (const p of journal.postings) {
         const next = current(p.ledgerAccount, p.currency).plus(p.amount);
         undo.set(state.balances, balanceKey(p.ledgerAccount, p.currency), next);
@@ -73,19 +78,16 @@ export const memoryLedger = (state: MemoryState, undo: UndoLog, guard: () => voi
       guard();
       const direction = query.sort === 'asc' ? 1 : -1;
       const matching = [...state.journals.values()]
-        .map(entryOf)
         .filter(
-          (entry) =>
-            entry.account_id === query.accountId &&
-            (query.currency === undefined || entry.currency === query.currency) &&
-            (query.recordType === undefined || entry.record_type === query.recordType) &&
-            (query.createdFrom === undefined || entry.created_at >= query.createdFrom) &&
-            (query.createdTo === undefined || entry.created_at <= query.createdTo),
+          ({ journal, at }) =>
+            journal.accountId === query.accountId &&
+            (query.currency === undefined || journal.currency === query.currency) &&
+            (query.recordType === undefined || journal.recordType === query.recordType) &&
+            (query.createdFrom === undefined || at >= query.createdFrom) &&
+            (query.createdTo === undefined || at <= query.createdTo),
         )
-        .sort(
-          (a, b) =>
-            direction * (a.created_at - b.created_at || compareIds(a.journal_id, b.journal_id)),
-        );
+        .sort((a, b) => direction * (a.at - b.at || a.sequence - b.sequence))
+        .map(entryOf);
       return {
         items: matching.slice(query.offset, query.offset + query.limit),
         total: matching.length,

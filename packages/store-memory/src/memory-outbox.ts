@@ -53,7 +53,11 @@ export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => voi
           status: 'pending',
           attempts: 0,
         };
-        undo.set(state.outbox, message.outbox_id, { message, seq: state.nextSeq++, lease: null });
+        undo.set(state.outbox, message.outbox_id, {
+          message,
+          seq: state.nextOutboxSeq++,
+          lease: null,
+        });
         undo.set(state.outboxKeys, key, message.outbox_id);
       }
     },

@@ -31,6 +31,8 @@ export interface Lease {
 export interface StoredJournal {
   readonly journal: Journal;
   readonly at: number;
+  /** Posting order, the tie-break after `created_at`. Like a database sequence it never rolls back. */
+  readonly sequence: number;
 }
 
 export interface StoredOutboxMessage {
@@ -56,7 +58,10 @@ export interface MemoryState {
   readonly timers: Map<string, StoredTimer>;
   /** By `JSON.stringify([scope, key])`. */
   readonly idempotency: Map<string, IdempotencyRecord>;
-  nextSeq: number;
+  /** The next outbox `seq`; not undone by an abort, so an aborted unit of work leaves a gap. */
+  nextOutboxSeq: number;
+  /** The next journal `sequence`; not undone by an abort either. */
+  nextJournalSequence: number;
 }
 
 export const createMemoryState = (): MemoryState => {
@@ -74,7 +79,8 @@ export const createMemoryState = (): MemoryState => {
     outboxKeys: new Map(),
     timers: new Map(),
     idempotency: new Map(),
-    nextSeq: 1,
+    nextOutboxSeq: 1,
+    nextJournalSequence: 1,
   };
 };
 

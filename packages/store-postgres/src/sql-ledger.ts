@@ -3,6 +3,8 @@
  * balance of every merchant bucket (NUMERIC, with a CHECK that it stays at zero or above). A
  * journal's buckets are updated by guarded statements in the same transaction; a bucket that
  * would go below zero refuses the whole journal, whose writes are undone to its savepoint.
+ * Journals number themselves as they are inserted (`seq`, an identity column), which is the
+ * posting order `entries` breaks ties of `created_at` by.
  */
 import {
   type Balance,
@@ -173,7 +175,7 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
           `SELECT journal_id, record_type, account_id, currency, amount, business_type,
                   business_id, created_at
              FROM ${journals} WHERE ${where}
-            ORDER BY created_at ${direction}, journal_id ${direction}
+            ORDER BY created_at ${direction}, seq ${direction}
             LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, Math.max(0, query.limit), Math.max(0, query.offset)],
         );

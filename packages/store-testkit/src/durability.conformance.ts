@@ -1,6 +1,7 @@
 /**
  * Durable stores: what a unit of work committed is still there after the store is closed and
- * opened again on the same data; what an aborted one wrote is still absent.
+ * opened again on the same data; what an aborted one wrote is still absent; posting order carries
+ * on where it was rather than starting over.
  */
 import assert from 'node:assert/strict';
 import { depositJournal, money } from '@payrail/core';
@@ -60,6 +61,21 @@ export const durabilityConformance = (
         });
         assert.equal(await harness.oracle.count('payouts'), 1);
         assert.deepEqual(await harness.oracle.journalIds(), ['dep_1:deposit']);
+        // Same second, an id that sorts first: only a posting order that survived the reopen
+        // still lists it after the journal posted before.
+        await harness.store.transaction((tx) =>
+          tx.ledger.post(
+            depositJournal({ accountId: 'acc_1', businessId: 'a_dep' }, money('USD', '1.00')),
+            t0,
+          ),
+        );
+        const ledger = await harness.store.transaction((tx) =>
+          tx.ledger.entries({ accountId: 'acc_1', sort: 'asc', limit: 10, offset: 0 }),
+        );
+        assert.deepEqual(
+          ledger.items.map((entry) => entry.journal_id),
+          ['dep_1:deposit', 'a_dep:deposit'],
+        );
       } finally {
         await harness.close();
       }

@@ -1,7 +1,7 @@
 /**
  * The ledger port: balanced journals only, each id once, no merchant bucket below zero, balances
  * that always equal the sum of the postings (read through the oracle), and the ledger records
- * list of the interface (filters, created_at bounds, sort asc/desc, paging).
+ * list of the interface (filters, created_at bounds, sort asc/desc in posting order, paging).
  */
 import assert from 'node:assert/strict';
 import {
@@ -161,6 +161,7 @@ export const ledgerConformance = (ctx: SuiteContext): void => {
     });
   });
 
+  /** Posted in this order; within t0 + 200 the ids sort differently (po_1 before po_2). */
   const history = async (h: StoreHarness): Promise<void> => {
     await postAll(h, [
       [depositJournal(head('dep_1'), usd('100.00')), t0 + 100],
@@ -175,16 +176,56 @@ export const ledgerConformance = (ctx: SuiteContext): void => {
   const ascending = [
     'dep_1:deposit',
     'ord_1:pay_in',
-    'po_1:payout_hold',
     'po_2:payout_hold',
+    'po_1:payout_hold',
     'po_1:payout_release',
   ];
 
-  test('entries sort by created_at then journal id, asc or desc (desc by default)', async (h) => {
+  test('entries sort by created_at then posting order, asc or desc (desc by default)', async (h) => {
     await history(h);
     assert.deepEqual(idsOf(await entries(h, { sort: 'asc' })), ascending);
     assert.deepEqual(idsOf(await entries(h, { sort: 'desc' })), [...ascending].reverse());
     assert.deepEqual(idsOf(await entries(h)), [...ascending].reverse());
+  });
+
+  test('within one second, asc replays the journals in the order they were posted, whatever their ids', async (h) => {
+    // Posted in this order, all at t0 (the last one earlier), in separate units of work and in
+    // one, with an aborted unit of work in between. Sorted by id they would read
+    // dep_0, po_a hold, po_b payout, po_b fee, po_b hold, z_dep: the settlement before its hold.
+    await post(h, depositJournal(head('z_dep'), usd('100.00')));
+    await post(h, payoutHoldJournal(head('po_b'), usd('10.50')));
+    await assert.rejects(
+      h.store.transaction(async (tx) => {
+        await tx.ledger.post(payoutHoldJournal(head('po_aborted'), usd('1.00')), t0);
+        throw new Error('crash');
+      }),
+      /crash/,
+    );
+    await postAll(h, [
+      ...payoutSettleJournals(head('po_b'), usd('10.00'), usd('0.50')).map((j) => [j, t0] as const),
+      [payoutHoldJournal(head('po_a'), usd('5.00')), t0],
+    ]);
+    await post(h, depositJournal(head('dep_0'), usd('1.00')), t0 - 1);
+    const posted = [
+      'dep_0:deposit',
+      'z_dep:deposit',
+      'po_b:payout_hold',
+      'po_b:payout',
+      'po_b:payout_fee',
+      'po_a:payout_hold',
+    ];
+    assert.deepEqual(idsOf(await entries(h, { sort: 'asc' })), posted);
+    assert.deepEqual(idsOf(await entries(h, { sort: 'desc' })), [...posted].reverse());
+    assert.deepEqual(
+      idsOf(await entries(h, { sort: 'asc', limit: 3, offset: 2 })),
+      posted.slice(2, 5),
+    );
+    assert.deepEqual(idsOf(await entries(h, { limit: 2, offset: 1 })), [
+      'po_b:payout_fee',
+      'po_b:payout',
+    ]);
+    const holds = await entries(h, { recordType: 'payout_hold', sort: 'asc' });
+    assert.deepEqual(idsOf(holds), ['po_b:payout_hold', 'po_a:payout_hold']);
   });
 
   test('entries filter by currency and record type', async (h) => {
@@ -192,7 +233,7 @@ export const ledgerConformance = (ctx: SuiteContext): void => {
     const usdc = await entries(h, { currency: 'USDC' as Currency });
     assert.deepEqual([idsOf(usdc), usdc.total], [['ord_1:pay_in'], 1]);
     const holds = await entries(h, { recordType: 'payout_hold', sort: 'asc' });
-    assert.deepEqual([idsOf(holds), holds.total], [['po_1:payout_hold', 'po_2:payout_hold'], 2]);
+    assert.deepEqual([idsOf(holds), holds.total], [['po_2:payout_hold', 'po_1:payout_hold'], 2]);
     const usdHolds = await entries(h, { currency: 'USD', recordType: 'payout_release' });
     assert.deepEqual(idsOf(usdHolds), ['po_1:payout_release']);
   });

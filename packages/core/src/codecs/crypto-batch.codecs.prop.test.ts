@@ -128,11 +128,11 @@ describe('crypto batch codec properties', () => {
   });
 
   describe('each broken rule yields exactly its message', () => {
-    it('items required / items length must be between 1 and 500', () => {
+    it('no items: an empty draft / items length must be between 1 and 500', () => {
       fc.assert(
         fc.property(smallRequest, fc.integer({ min: 501, max: 700 }), (request, n) => {
           const { items, ...rest } = request;
-          expect(messageOf(rest)).toBe('items required');
+          expect(messageOf(rest)).toBe('decoded');
           expect(messageOf({ ...request, items: [] })).toBe(
             'items length must be between 1 and 500',
           );

@@ -7,7 +7,8 @@
  * Precedence, first failure wins:
  * 1. `request required` (not a JSON object), `currency required`, `only crypto currency
  *    supported`, `method_id required`, a non-integer method_id or non-boolean submit
- *    (`Validation Failed`), `items required`, a non-array items (`Validation Failed`),
+ *    (`Validation Failed`), `items required` (add-items only: a create body without `items` is
+ *    an empty draft batch whose items come later), a non-array items (`Validation Failed`),
  *    `items length must be between 1 and 500`;
  * 2. each item in array order, and within an item: not an object (`Validation Failed`),
  *    `order_no required`, `amount required`, the amount's decimal format,
@@ -225,8 +226,11 @@ const checkCryptoBatchCreateRequest = (
   if (!isMethodId(methodId)) return E.left(validationFailed());
   const submit = presentValue(u, 'submit');
   if (submit !== undefined && typeof submit !== 'boolean') return E.left(validationFailed());
+  // Without `items` the batch is an empty draft (items added later, as Wise batch groups do);
+  // approving or submitting it before it has items is `batch has no items`.
+  const sentItems = presentValue(u, 'items');
   return pipe(
-    decodeItems(currency)(presentValue(u, 'items')),
+    sentItems === undefined ? E.right([]) : decodeItems(currency)(sentItems),
     E.map(
       (items): CryptoBatchCreateRequest => ({
         currency,

@@ -38,7 +38,8 @@ export interface DomainEvent {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-export type TimerName = 'order.expiry' | 'payout.verification.retry';
+/** Durable timers a machine sets. (Verification retries ride on the outbox's retry schedule.) */
+export type TimerName = 'order.expiry';
 
 export type Effect =
   | { readonly type: 'emit'; readonly event: DomainEvent }

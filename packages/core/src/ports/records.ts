@@ -92,6 +92,8 @@ export interface BeneficiaryRecord extends RecordMeta {
   readonly name: string;
   readonly fields: Readonly<Record<string, string>>;
   readonly status: 'active' | 'disabled';
+  /** The payout channel it was first linked with; a payout on another channel is refused. */
+  readonly channel_id?: string;
 }
 
 export interface BeneficiaryAccountRecord extends RecordMeta {

@@ -91,7 +91,13 @@ export interface LedgerPort {
   post(journal: Journal, at: number): Promise<void>;
   /** One balance per currency the account has postings in, in currency code order. */
   balances(accountId: string): Promise<readonly Balance[]>;
-  /** Journals of the account, by `created_at` then `journal_id` (both in `sort`'s direction). */
+  /**
+   * Journals of the account, by `created_at` then by posting order, both in `sort`'s direction
+   * (default `desc`), so `asc` replays the ledger as it was written: a payout's hold comes before
+   * its settlement even within one second, whatever their ids. Posting order is a sequence each
+   * store assigns when it posts a journal; it only ever grows, may have gaps (a unit of work that
+   * aborted), and is not part of `LedgerEntry`.
+   */
   entries(query: LedgerQuery): Promise<Page<LedgerEntry>>;
 }
 

@@ -23,6 +23,7 @@ import {
 import { requirePermission } from '../access-control.js';
 import type { Caller, Data, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import { deliveryView, webhookView } from './access.views.js';
 import { newSigningSecret } from './signing-secrets.js';
@@ -64,10 +65,12 @@ export const webhookUseCases = (deps: EngineDeps) => {
     return workRetryingConflicts(deps.store, (tx) => run(tx, now));
   };
 
-  const create = (caller: Caller, body: unknown) =>
-    work(async (tx, now) => {
+  const create = async (caller: Caller, body: unknown) => {
+    const urlRefusal = await outboundUrlRefusal(deps.outboundUrlGuard, body, 'url', 'webhook');
+    return work(async (tx, now) => {
       requirePermission(caller, 'payment.webhook.write');
       const request = orRefuse(decodeWebhookCreate(body, codecOptions));
+      if (urlRefusal !== undefined) refuse(urlRefusal);
       const webhook = await tx.webhooks.insert({
         webhook_id: deps.ids.next('wh'),
         account_id: caller.account_id,
@@ -80,6 +83,7 @@ export const webhookUseCases = (deps: EngineDeps) => {
       });
       return { webhook: { ...webhookView(webhook), secret: webhook.secret } };
     });
+  };
 
   /** Newest first; deleted webhooks are not listed. */
   const list = (caller: Caller, raw: Query) =>
@@ -104,10 +108,12 @@ export const webhookUseCases = (deps: EngineDeps) => {
     });
 
   /** `no changes` when nothing sent differs (events compare as sets). */
-  const update = (caller: Caller, webhookId: string, body: unknown) =>
-    work(async (tx, now) => {
+  const update = async (caller: Caller, webhookId: string, body: unknown) => {
+    const urlRefusal = await outboundUrlRefusal(deps.outboundUrlGuard, body, 'url', 'webhook');
+    return work(async (tx, now) => {
       requirePermission(caller, 'payment.webhook.write');
       const patch = orRefuse(decodeWebhookUpdate(body, codecOptions));
+      if (urlRefusal !== undefined) refuse(urlRefusal);
       const webhook = await loadWebhook(tx, caller, webhookId);
       const changed =
         (patch.url !== undefined && patch.url !== webhook.url) ||
@@ -117,6 +123,7 @@ export const webhookUseCases = (deps: EngineDeps) => {
       const saved = await tx.webhooks.update({ ...webhook, ...patch, updated_at: now });
       return { webhook: webhookView(saved) };
     });
+  };
 
   const remove = (caller: Caller, webhookId: string) =>
     work(async (tx, now) => {

@@ -404,6 +404,27 @@ describe('order lifecycle', () => {
     );
   });
 
+  it('a payment id credited to one order cannot pay another: refused, the second order untouched', async () => {
+    await createOrder();
+    await createOrder({ out_trade_no: 'ORD-2' });
+    const body = { token_id: 'TRON_USDT', amount: '5', status: 'confirmed', payment_id: 'p1' };
+    await pay('ord_1', body);
+    const before = await bed.oracle.outbox();
+    expect(refusalOf(await uc.admin.sandboxPayment('ord_2', body))).toEqual(
+      refusal(400, 51, 'invalid upstream merchant deposit payload'),
+    );
+    expect(orderOf(dataOf(await uc.acquiring.get(me, 'ord_2')))).toMatchObject({
+      status: 'pending',
+      paid_amount_total: '0.000000',
+    });
+    expect(dataOf(await uc.acquiring.payments(me, 'ord_2')).items).toEqual([]);
+    expect(await bed.oracle.journalIds()).toEqual(['p1:pay_in']);
+    expect(await bed.oracle.outbox()).toEqual(before);
+    expect(await balances()).toEqual([
+      { currency: 'USDT', available: '5.000000', held: '0.000000' },
+    ]);
+  });
+
   it('sandbox payments are refused outside the sandbox', async () => {
     const live = acquiringUseCases({
       ...bed.deps,

@@ -22,6 +22,7 @@ import {
   cryptoBatchMachine,
   cryptoBatchStatusOf,
   cryptoBatchView,
+  cryptoMethodRefusal,
   decide,
   decodeCryptoBatchCreateRequest,
   decodeCryptoBatchItemsRequest,
@@ -37,6 +38,7 @@ import {
 import { requirePermission } from '../access-control.js';
 import type { Caller, Data, Engine } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import {
   batchItemRouter,
@@ -90,6 +92,15 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     existing: readonly CryptoBatchItem[],
   ): Promise<void> => {
     const method = await tx.payoutMethods.get(batch.method_id);
+    if (items.length === 0 && existing.length === 0) {
+      // An empty draft (created without items): nothing to route yet, but the method must be
+      // a crypto one already. Approving or submitting it is `batch has no items`.
+      const refusal = cryptoMethodRefusal(
+        method?.status === 'active' ? method.currency_type : undefined,
+      );
+      if (refusal !== undefined) refuse(refusal);
+      return;
+    }
     const routes = await loadBatchRoutes(tx, batch.currency, batch.method_id);
     const refusal = cryptoBatchConfigurationRefusal({
       items,
@@ -127,13 +138,18 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
   const payoutIdsOf = (snapshot: CryptoBatchSnapshot) =>
     payoutIdsFor(snapshot, () => deps.ids.next('po'));
 
-  const create = (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+  const create = async (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+    const guard = deps.outboundUrlGuard;
+    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.create');
       const account = await merchantAccount(tx, caller, 'payout', 'write');
       const request = orRefuse(decodeCryptoBatchCreateRequest(body));
+      // As for a quick payout: the account must hold a wallet in the batch's currency.
+      if (!account.currencies.includes(request.currency)) refuse(payrailError('wallet_not_found'));
       const notifyUrl = notifyUrlOf(body);
+      if (notifyUrlRefusal !== undefined) refuse(notifyUrlRefusal);
       await checkConfiguration(tx, account, request, request.items, []);
       const { snapshot } = start(cryptoBatchMachine, {
         batch_id: deps.ids.next('bat'),

@@ -3,10 +3,10 @@
  * the snapshot saved over the version read, and the decision's effects (ledger credit, outbox
  * rows for the order's notify webhook, expiry timer) committed with it.
  *
- * `applyPaymentEvent` is the one door for payments: the sandbox provider uses it today and the
- * upstream webhook receiver (`POST /upstream/acquiring/{provider}`) will, after normalising its
- * provider's body into a `ProviderPaymentEvent` and finding the order by its deposit address
- * (`findOrderByDepositAddress`).
+ * `applyPaymentEvent` is the one door for payments: the admin API's sandbox payments use it, and
+ * so does the upstream webhook receiver (`POST /upstream/acquiring/{provider}`), after its
+ * provider normalised the body into `ProviderPaymentEvent`s and the order was found by its
+ * deposit address.
  */
 import {
   type AcquiringOrderEvent,
@@ -14,9 +14,11 @@ import {
   type ChainNetwork,
   decide,
   isFinalOrder,
+  isStoreFailure,
   orderRefusalOf,
   type PaymentRecord,
   type ProviderPaymentEvent,
+  payrailError,
   type StoreTransaction,
 } from '@payrail/core';
 import { commitEffects, type EventRouting } from '../commit-effects.js';
@@ -76,6 +78,11 @@ export interface AppliedPayment extends LoadedOrder {
  * (`pay_in`), and a payment after expiry or close is `late` with `anomaly_tag: expired_paid`.
  * A malformed event or one contradicting the recorded transfer is refused with the machine's
  * message (`invalid upstream merchant deposit payload`).
+ *
+ * A payment id is the provider's id of one transfer, credited under `<payment_id>:pay_in`; one
+ * transfer cannot pay two orders, so confirming a payment already credited to another order is
+ * refused with the same message (the ledger's `duplicate_journal`), on every path a payment
+ * arrives by.
  */
 export const applyPaymentEvent = async (
   deps: EngineDeps,
@@ -88,6 +95,11 @@ export const applyPaymentEvent = async (
     type: 'acquiring.payment.observed',
     payment,
     at,
+  }).catch((error: unknown) => {
+    if (isStoreFailure(error) && error.reason === 'duplicate_journal') {
+      refuse(payrailError('invalid_upstream_deposit_payload'));
+    }
+    throw error;
   });
   return { ...next, payment: next.snapshot.context.payments[payment.payment_id] };
 };

@@ -42,8 +42,36 @@ export const requireActiveAccount = (account: BeneficiaryAccountRecord): void =>
 };
 
 /**
+ * `beneficiary account not active`: the merchant's account is fine, but the operator disabled
+ * (or removed) the receiving network it lives on, so nothing can be paid to it until the network
+ * is enabled again. The merchant cannot fix this by a status PATCH, hence a message of its own.
+ */
+export const requireOpenNetwork = async (
+  tx: StoreTransaction,
+  account: BeneficiaryAccountRecord,
+): Promise<void> => {
+  const network = await tx.payoutNetworks.get(account.network_code);
+  if (network?.status !== 'active') refuse(payrailError('beneficiary_account_not_active'));
+};
+
+/**
+ * `beneficiary channel mismatch`: a beneficiary first linked through a payout channel stays on
+ * it; a payout naming another channel_id is refused (one without a channel_id is not).
+ */
+export const requireSameChannel = (
+  beneficiary: BeneficiaryRecord,
+  channelId: string | null,
+): void => {
+  const remembered = beneficiary.channel_id;
+  if (remembered !== undefined && channelId !== null && channelId !== remembered) {
+    refuse(payrailError('beneficiary_channel_mismatch'));
+  }
+};
+
+/**
  * Rule 2 and the profile refresh: the active beneficiary of (method, payee_id) with the sent
- * name and fields merged in, a new one when there is none, `beneficiary disabled` when it is.
+ * name and fields merged in, a new one when there is none (remembering `channelId` when one is
+ * sent), `beneficiary disabled` when it is, `beneficiary channel mismatch` on another channel.
  */
 export const upsertBeneficiary = async (
   tx: StoreTransaction,
@@ -52,6 +80,7 @@ export const upsertBeneficiary = async (
   accountId: string,
   methodId: number,
   sent: Beneficiary,
+  channelId: string | null = null,
 ): Promise<BeneficiaryRecord> => {
   const existing = await tx.beneficiaries.findUnique({
     account_id: accountId,
@@ -67,11 +96,13 @@ export const upsertBeneficiary = async (
       name: sent.name,
       fields: sent.fields,
       status: 'active',
+      ...(channelId === null ? {} : { channel_id: channelId }),
       created_at: at,
       updated_at: at,
     });
   }
   if (existing.status !== 'active') return refuse(payrailError('beneficiary_disabled'));
+  requireSameChannel(existing, channelId);
   const fields = { ...existing.fields, ...sent.fields };
   if (existing.name === sent.name && sameFields(existing.fields, fields)) return existing;
   return tx.beneficiaries.update({ ...existing, name: sent.name, fields, updated_at: at });
@@ -132,6 +163,7 @@ export const linkInline = async (
   request: {
     readonly accountId: string;
     readonly methodId: number;
+    readonly channelId?: string | null;
     readonly beneficiary: Beneficiary;
     readonly account: BeneficiaryAccount;
   },
@@ -143,6 +175,7 @@ export const linkInline = async (
     request.accountId,
     request.methodId,
     request.beneficiary,
+    request.channelId ?? null,
   );
   const account = await linkAccount(tx, ids, at, beneficiary, request.account);
   return { beneficiary, account };
@@ -150,9 +183,10 @@ export const linkInline = async (
 
 /**
  * A payout naming `beneficiary_account_id`: `beneficiary account not found` (another merchant's
- * id too), the account's status, its beneficiary's status, `beneficiary method mismatch` when a
- * sent method_id is not the beneficiary's, `beneficiary account type mismatch` when a sent
- * account_type is not the account's.
+ * id too), the account's status, `beneficiary account not active` when its network is disabled,
+ * its beneficiary's status, `beneficiary method mismatch` when a sent method_id is not the
+ * beneficiary's, `beneficiary account type mismatch` when a sent account_type is not the
+ * account's. (The channel is checked by the caller, which knows the payout's channel.)
  */
 export const linkById = async (
   tx: StoreTransaction,
@@ -166,6 +200,7 @@ export const linkById = async (
   const account = await tx.beneficiaryAccounts.get(request.beneficiaryAccountId, request.accountId);
   if (account === undefined) return refuse(payrailError('beneficiary_account_not_found'));
   requireActiveAccount(account);
+  await requireOpenNetwork(tx, account);
   const beneficiary = await tx.beneficiaries.get(account.beneficiary_id, request.accountId);
   if (beneficiary === undefined) return refuse(payrailError('beneficiary_not_found'));
   if (beneficiary.status !== 'active') return refuse(payrailError('beneficiary_disabled'));

@@ -106,6 +106,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
             account.account_id,
             method.method_id,
             { name: request.name, fields: request.fields },
+            channelId,
           );
           return { beneficiary: beneficiaryView(beneficiary) };
         }),

@@ -40,8 +40,14 @@ import { type Permission, requirePermission, requireProduct } from '../access-co
 import { commitEffects } from '../commit-effects.js';
 import type { Caller, Data, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
-import { type LinkedBeneficiary, linkById, linkInline } from './beneficiary-linking.js';
+import {
+  type LinkedBeneficiary,
+  linkById,
+  linkInline,
+  requireSameChannel,
+} from './beneficiary-linking.js';
 import { checkMethod, feeOf, findMethod, selectRoute } from './payout-routing.js';
 import {
   type LoadedPayout,
@@ -100,6 +106,14 @@ export const verificationOf = (linked: LinkedBeneficiary): PayoutVerificationDet
   },
 });
 
+/**
+ * `wallet not found`: the account holds no wallet (balance) in the payout's currency, i.e. the
+ * currency is not among the account's currencies (set when the operator creates the merchant).
+ */
+const requireWallet = (account: AccountRecord, currency: Currency): void => {
+  if (!account.currencies.includes(currency)) refuse(payrailError('wallet_not_found'));
+};
+
 /** Thrown inside create when a concurrent twin took the payout's unique key first. */
 class TwinCommitted extends Error {}
 
@@ -156,6 +170,8 @@ export const payoutCommands = (deps: EngineDeps) => {
     accountId: string,
     request: {
       readonly methodId?: number;
+      /** Remembered by a beneficiary this request creates. */
+      readonly channelId?: string | null;
       readonly beneficiaryAccountId?: string;
       readonly accountType?: string;
       readonly beneficiary?: PayoutCreateRequest['beneficiary'];
@@ -172,6 +188,7 @@ export const payoutCommands = (deps: EngineDeps) => {
       return linkInline(tx, deps.ids, at, {
         accountId,
         methodId,
+        channelId: request.channelId ?? null,
         beneficiary: request.beneficiary,
         account: request.account,
       });
@@ -194,6 +211,8 @@ export const payoutCommands = (deps: EngineDeps) => {
   // POST /payment/quickpayout
 
   const create = async (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+    const guard = deps.outboundUrlGuard;
+    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const at = deps.clock.now();
     const wantsSubmit = !(
       typeof body === 'object' &&
@@ -216,6 +235,7 @@ export const payoutCommands = (deps: EngineDeps) => {
             allowInsecureNotifyUrl,
           }),
         );
+        if (notifyUrlRefusal !== undefined) refuse(notifyUrlRefusal);
         const hash = requestHashOf(request);
         seen = {
           hash,
@@ -235,6 +255,7 @@ export const payoutCommands = (deps: EngineDeps) => {
           reference: request.reference,
         });
         if (taken !== undefined) refuse(payrailError('reference_already_exists'));
+        requireWallet(account, request.currency);
 
         const amount = atScale(request.currency, request.amount);
         if (request.method_id !== undefined) {
@@ -243,6 +264,7 @@ export const payoutCommands = (deps: EngineDeps) => {
         }
         const linked = await linkRecipient(tx, at, account.account_id, {
           ...(request.method_id === undefined ? {} : { methodId: request.method_id }),
+          channelId: request.channel_id ?? null,
           ...(request.beneficiary_account_id === undefined
             ? {}
             : { beneficiaryAccountId: request.beneficiary_account_id }),
@@ -252,6 +274,7 @@ export const payoutCommands = (deps: EngineDeps) => {
             ? {}
             : { account: request.beneficiary_account }),
         });
+        requireSameChannel(linked.beneficiary, request.channel_id ?? null);
         const methodId = linked.beneficiary.method_id;
         if (request.method_id === undefined) {
           checkMethod(await findMethod(tx, methodId), request.currency, null);
@@ -391,7 +414,13 @@ export const payoutCommands = (deps: EngineDeps) => {
   // -------------------------------------------------------------------------------------------
   // PATCH /payment/payouts/{payout_id}
 
-  const update = (caller: Caller, payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+  const update = async (
+    caller: Caller,
+    payoutId: string,
+    body: unknown,
+  ): Promise<Outcome<Data>> => {
+    const guard = deps.outboundUrlGuard;
+    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const at = deps.clock.now();
     return retryingOnce(() =>
       unitOfWork(deps.store, async (tx) => {
@@ -405,8 +434,10 @@ export const payoutCommands = (deps: EngineDeps) => {
             allowInsecureNotifyUrl,
           }),
         );
+        if (notifyUrlRefusal !== undefined) refuse(notifyUrlRefusal);
         const context = loaded.snapshot.context;
         const currency = patch.currency ?? context.currency;
+        requireWallet(account, currency);
         const amount = atScale(currency, patch.amount ?? context.amount);
         const feeBearer = patch.fee_bearer ?? context.fee_bearer;
 
@@ -414,6 +445,7 @@ export const payoutCommands = (deps: EngineDeps) => {
           patch.beneficiary_account_id !== undefined || patch.beneficiary !== undefined;
         const linked = newRecipient
           ? await linkRecipient(tx, at, account.account_id, {
+              channelId: patch.channel_id ?? null,
               // An inline pair joins the payout's method unless the PATCH names another.
               ...(patch.method_id !== undefined
                 ? { methodId: patch.method_id }
@@ -439,6 +471,7 @@ export const payoutCommands = (deps: EngineDeps) => {
         const channelId =
           patch.channel_id ??
           (methodId === loaded.routing?.method_id ? loaded.routing.channel_id : null);
+        requireSameChannel(linked.beneficiary, channelId);
         checkMethod(await findMethod(tx, methodId), currency, channelId);
         const { routing, fee } = await routingFor(tx, {
           accountId: account.account_id,

@@ -55,6 +55,7 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
     }
     clock.advance(seconds);
     await runDueTimers('sandbox-clock');
+    await deps.afterClockAdvance?.();
     return unitOfWork(deps.store, async () => ({ clock: { now: clock.now() } }));
   };
 

@@ -243,10 +243,11 @@ export const namedSchemas = {
       {
         currency: enumSchema(cryptoCurrencies),
         method_id: methodId,
+        // Optional: without items the batch is an empty draft whose items come later.
         items: cryptoItems,
         submit: { type: 'boolean', default: true },
       },
-      ['currency', 'method_id', 'items'],
+      ['currency', 'method_id'],
     ),
   ),
   CryptoBatchItemsRequest: handWritten(

@@ -105,6 +105,7 @@ const securityOf = (route: Route) => {
     case 'admin':
       return [{ operatorToken: [] }];
     case 'checkout':
+    case 'upstream':
       return [];
   }
 };

@@ -238,7 +238,12 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Sandbox only: a chain payment seen, or an update of one',
     tag: 'sandbox',
     body: SandboxPaymentRequest,
-    errors: ['order_not_found', 'forbidden'],
+    errors: [
+      'order_not_found',
+      'network_currency_not_allowed',
+      'invalid_upstream_deposit_payload',
+      'forbidden',
+    ],
     response: someObjectUnder('payment'),
     run: (engine, r) => engine.admin.sandboxPayment(r.param('order_id'), r.body),
   }),

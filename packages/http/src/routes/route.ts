@@ -56,7 +56,21 @@ export interface OpenRoute extends RouteDoc {
   run(engine: Engine, request: RouteRequest): Promise<Outcome<Data>>;
 }
 
-export type Route = MerchantRoute | OpenRoute;
+/** What an upstream route also reads: who called (the provider's allow-list) and the headers. */
+export interface UpstreamRouteRequest extends RouteRequest {
+  /** The client address, as for merchant routes (trusted proxies rule). */
+  readonly ip: string;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** `/upstream/*`: a provider's callback; no credential, its source addresses instead. */
+export interface UpstreamRoute extends RouteDoc {
+  readonly scope: 'upstream';
+  run(engine: Engine, request: UpstreamRouteRequest): Promise<Outcome<Data>>;
+}
+
+export type Route = MerchantRoute | OpenRoute | UpstreamRoute;
 
 /** `/payment/payouts/{payout_id}` -> `/payment/payouts/:payout_id` (Hono's syntax). */
 export const honoPath = (path: string): string => path.replace(/\{([a-z_]+)\}/g, ':$1');

@@ -1,6 +1,7 @@
 /**
  * Migrations on the PostgreSQL server: twice in a row, and from two pools (two processes, as
- * far as the server can tell) at the same moment against a schema that does not exist yet.
+ * far as the server can tell) at the same moment against a schema that does not exist yet, or
+ * one an earlier release made.
  */
 import { Pool } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { pgPoolExecutor } from '../pg-pool.executor.js';
 import { freshSchema, serverForTests, serverUrl } from '../postgres-harness.test-support.js';
 import { createPostgresStore } from '../postgres-store.js';
 import type { SqlExecutor } from '../sql-executor.js';
+import { init } from './0001-init.js';
 import { migrate, migrations } from './migrate.js';
 
 const server = await serverForTests();
@@ -49,6 +51,26 @@ describe.skipIf(server.skip)('migrations on the PostgreSQL server', () => {
       const name = schema();
       const results = await Promise.all([migrate(executor(), name), migrate(executor(), name)]);
       expect([...results].sort((a, b) => b.length - a.length)).toEqual([all, []]);
+    }
+  });
+
+  it('two pools upgrading a schema of the first release at once: the later migrations apply once', async () => {
+    const later = all.filter((id) => id !== init.id);
+    expect(later.length).toBeGreaterThan(0);
+    for (let round = 0; round < 3; round++) {
+      const name = schema();
+      await migrate(executor(), name, [init]);
+      await executor().query(
+        `INSERT INTO "${name}".ledger_journals
+          (journal_id, record_type, account_id, currency, amount, business_type, business_id, created_at)
+          VALUES ('dep_1:deposit', 'deposit', 'acc_1', 'USD', 1.00, 'deposit', 'dep_1', 100)`,
+      );
+      const results = await Promise.all([migrate(executor(), name), migrate(executor(), name)]);
+      expect([...results].sort((a, b) => b.length - a.length)).toEqual([later, []]);
+      const { rows } = await executor().query<{ seq: string | null }>(
+        `SELECT seq FROM "${name}".ledger_journals`,
+      );
+      expect(rows.map((row) => row.seq === null)).toEqual([false]);
     }
   });
 

@@ -1,14 +1,22 @@
-/** Migrations on PGlite: recorded once, applied once, all or nothing. */
+/**
+ * Migrations on PGlite: recorded once, applied once, all or nothing; and a schema made by an
+ * earlier release, holding data, upgraded by the later migrations.
+ */
 import { PGlite } from '@electric-sql/pglite';
+import { depositJournal, money } from '@payrail/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteExecutor } from '../pglite.executor.js';
+import { createPGliteStore } from '../pglite-store.js';
 import type { SqlExecutor } from '../sql-executor.js';
+import { init } from './0001-init.js';
 import { migrate, migrations } from './migrate.js';
 
+let pglite: PGlite;
 let executor: SqlExecutor;
 
 beforeAll(async () => {
-  executor = pgliteExecutor(await PGlite.create(), { ownsDatabase: true });
+  pglite = await PGlite.create();
+  executor = pgliteExecutor(pglite, { ownsDatabase: true });
 });
 afterAll(() => executor.close());
 
@@ -44,6 +52,45 @@ describe('migrate', () => {
     );
     expect(await schemaExists('broken')).toBe(false);
     expect(await migrate(executor, 'broken')).toEqual(migrations.map((m) => m.id));
+  });
+
+  it('0002 numbers the journals of a 0001 schema, and journals posted after them list after them', async () => {
+    expect(await migrate(executor, 'upgrade', [init])).toEqual(['0001-init']);
+    // Two journals of the same second written by the first release, straight into its table.
+    for (const id of ['b_dep', 'a_dep']) {
+      await executor.query(
+        `INSERT INTO upgrade.ledger_journals
+          (journal_id, record_type, account_id, currency, amount, business_type, business_id, created_at)
+          VALUES ($1, 'deposit', 'acc_1', 'USD', 1.00, 'deposit', $2, 100)`,
+        [`${id}:deposit`, id],
+      );
+    }
+    // Opening a store on the schema applies what it lacks, the way a new release starts.
+    const store = await createPGliteStore({ pglite, schema: 'upgrade' });
+    try {
+      expect(await recorded('upgrade')).toEqual(migrations.map((m) => m.id));
+      const numbered = await executor.query<{ seq: string | number | null }>(
+        'SELECT seq FROM upgrade.ledger_journals',
+      );
+      expect(numbered.rows.every((row) => row.seq !== null)).toBe(true);
+      expect(new Set(numbered.rows.map((row) => String(row.seq))).size).toBe(2);
+      await store.transaction((tx) =>
+        tx.ledger.post(
+          depositJournal({ accountId: 'acc_1', businessId: '0_dep' }, money('USD', '1.00')),
+          100,
+        ),
+      );
+      const page = await store.transaction((tx) =>
+        tx.ledger.entries({ accountId: 'acc_1', sort: 'asc', limit: 10, offset: 0 }),
+      );
+      const ids = page.items.map((entry) => entry.journal_id);
+      expect(ids).toHaveLength(3);
+      // The earlier release's journals come first in some order (it kept none); the new one last.
+      expect(ids.slice(0, 2).sort()).toEqual(['a_dep:deposit', 'b_dep:deposit']);
+      expect(ids[2]).toBe('0_dep:deposit');
+    } finally {
+      await store.close();
+    }
   });
 
   it('keeps the schemas of different stores apart', async () => {

@@ -130,7 +130,12 @@ describe('the migrated schema', () => {
   it('the ledger, outbox, timers and idempotency keys are indexed for their queries', () => {
     const leading = (table: string) => indexesOf(table).map((i) => i.columns.join(','));
     expect(leading('ledger_journals')).toEqual(
-      expect.arrayContaining(['journal_id', 'account_id,created_at,journal_id']),
+      expect.arrayContaining([
+        'journal_id',
+        'account_id,created_at,seq',
+        'account_id,currency,created_at,seq',
+        'account_id,record_type,created_at,seq',
+      ]),
     );
     expect(leading('ledger_balances')).toContain('ledger_account,currency');
     expect(leading('outbox')).toEqual(

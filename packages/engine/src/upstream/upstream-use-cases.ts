@@ -1,0 +1,131 @@
+/**
+ * `POST /upstream/acquiring/{provider}` (decisions §4, the interface's "Platform-side webhook
+ * receiving"): a provider reports payments to deposit addresses; each is applied to the order
+ * that handed the address out.
+ *
+ * Checks, first failure answers: the provider is registered
+ * (`unsupported acquiring webhook provider: <provider>`), the call comes from one of its sources
+ * (`webhook ip not allowed`), its payload parses into normalised events (the provider's
+ * `empty upstream webhook event` / `invalid upstream merchant deposit payload`); then, event by
+ * event, the address was handed out on that network (`merchant deposit address not found`) and
+ * its order exists (`acquiring order not found`).
+ *
+ * An order past its expire_time whose timer has not fired yet is expired first, as a read would
+ * (`settleExpiry`), so a late payment reads the same whether or not the timer ran before it.
+ *
+ * All events of one request are one unit of work: the request is applied whole or not at all,
+ * so a provider that retries a refused delivery retries exactly what was refused. Applying an
+ * event twice, or events in another order, changes nothing (the order machine's join), so a
+ * retry of an accepted delivery is harmless too. The answer lists what each event did.
+ */
+import {
+  type PaymentRecord,
+  ProviderPaymentEvent,
+  payrailError,
+  payTokens,
+  type StoreTransaction,
+  type UpstreamPaymentEvent,
+} from '@payrail/core';
+import * as E from 'fp-ts/lib/Either.js';
+import { unitOfWorkWithRetry } from '../acquiring/conflict-retry.js';
+import { findDepositAddress } from '../acquiring/deposit-addresses.js';
+import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.js';
+import { type LoadedOrder, loadOrder } from '../acquiring/order-store.js';
+import type { Data, Engine, UpstreamRequest } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { type Outcome, refuse } from '../unit-of-work.js';
+import { acquiringProviderLookup, isAllowedSource } from './acquiring-providers.js';
+
+/** What one event of the request did, in the request's order. */
+export interface UpstreamEventResult {
+  readonly payment_id: string;
+  readonly order_id: string;
+  /** The payment record's status after the event (`late` after expiry or close). */
+  readonly payment_status: PaymentRecord['status'];
+  /** The order's status after the event. */
+  readonly order_status: string;
+  /** False when the event told nothing new (a duplicate, or older than what is recorded). */
+  readonly changed: boolean;
+}
+
+/**
+ * The event as the order machine takes it: the network is the order lookup's business, and the
+ * address is spelt as we recorded it (an EVM address arrives in any letter case).
+ */
+const paymentOf = (event: UpstreamPaymentEvent, address: string): ProviderPaymentEvent => {
+  const { network: _network, ...payment } = event;
+  return { ...payment, address };
+};
+
+/**
+ * A provider adapter is trusted to normalise, not to be right: what it hands over must be a
+ * well-formed event whose token is on its network, else the whole payload is invalid (the
+ * machine would answer a field's own message instead).
+ */
+const isWellFormed = (event: UpstreamPaymentEvent): boolean =>
+  ProviderPaymentEvent.is(event) && payTokens[event.token_id].network === event.network;
+
+export const upstreamUseCases = (deps: EngineDeps): Engine['upstream'] => {
+  const providerNamed = acquiringProviderLookup(deps.acquiringProviders);
+
+  const applyEvents = async (
+    tx: StoreTransaction,
+    events: readonly UpstreamPaymentEvent[],
+    now: number,
+  ): Promise<UpstreamEventResult[]> => {
+    // Several events of one request may move one order: each applies to its latest version.
+    const orders = new Map<string, LoadedOrder>();
+    const results: UpstreamEventResult[] = [];
+    for (const event of events) {
+      if (!isWellFormed(event)) refuse(payrailError('invalid_upstream_deposit_payload'));
+      const deposit =
+        (await findDepositAddress(tx, event.network, event.address)) ??
+        refuse(payrailError('merchant_deposit_address_not_found'));
+      const order =
+        orders.get(deposit.order_id) ??
+        (await settleExpiry(
+          deps,
+          tx,
+          (await loadOrder(tx, deposit.order_id, deposit.account_id)) ??
+            refuse(payrailError('acquiring_order_not_found')),
+          now,
+        ));
+      const applied = await applyPaymentEvent(
+        deps,
+        tx,
+        order,
+        paymentOf(event, deposit.address),
+        now,
+      );
+      orders.set(deposit.order_id, applied);
+      const payment = applied.payment ?? refuse(payrailError('internal_error'));
+      results.push({
+        payment_id: payment.payment_id,
+        order_id: deposit.order_id,
+        payment_status: payment.status,
+        order_status: applied.snapshot.value,
+        changed: applied.record !== order.record,
+      });
+    }
+    return results;
+  };
+
+  const receive = async (name: string, request: UpstreamRequest): Promise<Outcome<Data>> => {
+    const provider = providerNamed(name);
+    if (provider === undefined) {
+      return E.left(payrailError('unsupported_acquiring_provider', { provider: name }));
+    }
+    if (!isAllowedSource(request.ip, provider.allowedSources)) {
+      return E.left(payrailError('webhook_ip_not_allowed'));
+    }
+    const parsed = provider.parse(request.body, request.headers);
+    if (E.isLeft(parsed)) return parsed;
+    if (parsed.right.length === 0) return E.left(payrailError('empty_upstream_event'));
+    const now = deps.clock.now();
+    return unitOfWorkWithRetry(deps.store, async (tx) => ({
+      events: await applyEvents(tx, parsed.right, now),
+    }));
+  };
+
+  return { receive };
+};

@@ -1,0 +1,44 @@
+/**
+ * `POST /upstream/acquiring/{provider}` (decisions §4): upstream providers report payments to
+ * deposit addresses. No credential: the engine checks the caller's address against the
+ * provider's allowed sources (the client address as for merchant routes: the socket's, or with
+ * trusted proxies the `X-Forwarded-For` hop). The body is the provider's own format (the built-in
+ * `sandbox` provider's is in docs/engine.md), so no codec of ours describes it.
+ */
+import { orderStatuses, paymentStatuses } from '@payrail/core';
+import { arraySchema, enumSchema, objectSchema, stringSchema } from '../openapi/json-schema.js';
+import type { UpstreamRoute } from './route.js';
+
+const eventResultSchema = objectSchema(
+  {
+    payment_id: stringSchema("the provider's payment id"),
+    order_id: stringSchema(),
+    payment_status: enumSchema(paymentStatuses),
+    order_status: enumSchema(orderStatuses),
+    changed: { type: 'boolean', description: 'false when the event told nothing new' },
+  },
+  ['payment_id', 'order_id', 'payment_status', 'order_status', 'changed'],
+);
+
+export const upstreamRoutes: readonly UpstreamRoute[] = [
+  {
+    scope: 'upstream',
+    method: 'post',
+    path: '/upstream/acquiring/{provider}',
+    operationId: 'receiveUpstreamAcquiringEvents',
+    summary:
+      "A provider's payment events for deposit addresses, in the provider's own format; all of a request are applied together, or none",
+    tag: 'upstream',
+    errorGroups: ['upstream'],
+    response: {
+      description: 'what each event did, in the order sent',
+      schema: objectSchema({ events: arraySchema(eventResultSchema) }, ['events']),
+    },
+    run: (engine, r) =>
+      engine.upstream.receive(r.param('provider'), {
+        ip: r.ip,
+        body: r.body,
+        headers: r.headers,
+      }),
+  },
+];

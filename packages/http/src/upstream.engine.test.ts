@@ -1,0 +1,442 @@
+/**
+ * `POST /upstream/acquiring/{provider}` through HTTP on the real engine with the built-in
+ * `sandbox` provider (allowed from loopback): every message of the interface's "Platform-side
+ * webhook receiving" list with its status and code, the client address as merchant routes read
+ * it, an order paid through upstream events with its outbox, a late payment, and duplicates and
+ * reordering. On every store of the http package's list.
+ */
+import { toTronAddress } from '@payrail/core';
+import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, type EngineApp, engineApp, refusalOf } from './engine-app.test-support.js';
+import { storesUnderTest } from './stores.test-support.js';
+
+const refusal = (status: number, code: number, message: string) => ({
+  status,
+  code,
+  message,
+  data: null,
+});
+
+/** A well-formed TRON address that no order handed out. */
+const strangerAddress = toTronAddress(Uint8Array.from([0x41, ...Array(20).fill(1)]));
+
+const from = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
+
+describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)', (under) => {
+  let h: EngineApp;
+  let proxied: EngineApp;
+  let store: Awaited<ReturnType<(typeof storesUnderTest)[number]['open']>>;
+  let orders = 0;
+
+  beforeAll(async () => {
+    store = await under.open();
+    const acquiringProviders = [
+      sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'] }),
+    ];
+    h = engineApp({ store, acquiringProviders });
+    // The same store behind a proxy at 10.0.0.1 that the operator trusts.
+    proxied = engineApp({ store, acquiringProviders, trustedProxies: ['10.0.0.1'] });
+  });
+
+  afterAll(async () => {
+    await store.close?.();
+  });
+
+  /** A call to the endpoint, from loopback unless `bindings` say otherwise. */
+  const upstream = (
+    body: unknown,
+    options: { provider?: string; bindings?: object; headers?: Record<string, string> } = {},
+  ): Promise<Answer> =>
+    h.call(
+      'POST',
+      `/upstream/acquiring/${options.provider ?? 'sandbox'}`,
+      options.headers ?? {},
+      body,
+      options.bindings,
+    );
+
+  const ok = (answer: Answer) => {
+    expect(answer.body.message).toBe('success');
+    expect(answer.status).toBe(200);
+    return answer.body.data;
+  };
+
+  /** A merchant of its own with an acquiring webhook and a direct TRON_USDT order. */
+  const directOrder = async (overrides: Record<string, unknown> = {}) => {
+    orders += 1;
+    const m = await h.merchant(`Upstream ${orders}`);
+    const as = h.as(m.token);
+    const { webhook } = ok(
+      await as.post('/payment/webhooks', {
+        url: 'https://merchant.example/hooks',
+        events: ['acquiring.*'],
+      }),
+    );
+    const data = ok(
+      await as.post('/payment/acquiring/orders', {
+        out_trade_no: `UP-${orders}`,
+        order_currency: 'USD',
+        order_amount: '30.00',
+        allowed_pay_currencies: ['TRON_USDT'],
+        expire_seconds: 600,
+        underpay_tolerance: '0',
+        notify_webhook_id: webhook.webhook_id,
+        mode: 'direct',
+        network: 'TRON',
+        currency: 'USDT',
+        ...overrides,
+      }),
+    );
+    return {
+      as,
+      webhookId: webhook.webhook_id as string,
+      orderId: data.order.order_id as string,
+      address: data.payment_address.address as string,
+    };
+  };
+
+  const tronPayment = (address: string, status: string, extra: Record<string, unknown> = {}) => ({
+    network: 'TRON',
+    address,
+    token_id: 'TRON_USDT',
+    tx_hash: `tx${orders}`,
+    amount: '30',
+    status,
+    ...extra,
+  });
+
+  /** The outbox rows of one order, in the order they were written. */
+  const outboxOf = (businessId: string) =>
+    h.store.transaction(async (tx) => {
+      const rows = [];
+      // Counting ids: obx_1, obx_2, ...; a rolled-back unit of work may leave a gap.
+      for (let n = 1, misses = 0; misses < 30; n += 1) {
+        const row = await tx.outbox.get(`obx_${n}`);
+        if (row === undefined) misses += 1;
+        else {
+          misses = 0;
+          if (row.business_id === businessId) rows.push(row);
+        }
+      }
+      return rows;
+    });
+
+  describe('the Platform-side webhook receiving messages', () => {
+    it('unsupported acquiring webhook provider: <provider> is 404/65, naming the path segment', async () => {
+      expect(refusalOf(await upstream({ events: [] }, { provider: 'acme' }))).toEqual(
+        refusal(404, 65, 'unsupported acquiring webhook provider: acme'),
+      );
+      expect(refusalOf(await upstream({}, { provider: 'Sandbox' }))).toEqual(
+        refusal(404, 65, 'unsupported acquiring webhook provider: Sandbox'),
+      );
+    });
+
+    it('webhook ip not allowed is 403/61 for a caller outside the sources', async () => {
+      for (const ip of ['10.0.0.9', '203.0.113.5', '::ffff:10.0.0.9', 'fe80::1']) {
+        expect(refusalOf(await upstream({ events: [] }, { bindings: from(ip) })), ip).toEqual(
+          refusal(403, 61, 'webhook ip not allowed'),
+        );
+      }
+    });
+
+    it('empty upstream webhook event is 400/51: no body, unparsable, no events, none in the list', async () => {
+      for (const body of [undefined, {}, { events: [] }, { events: null }]) {
+        expect(refusalOf(await upstream(body)), JSON.stringify(body)).toEqual(
+          refusal(400, 51, 'empty upstream webhook event'),
+        );
+      }
+      const raw = await h.app.request('/upstream/acquiring/sandbox', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"events": [',
+      });
+      expect({ status: raw.status, body: await raw.json() }).toEqual({
+        status: 400,
+        body: { code: 51, message: 'empty upstream webhook event', data: null },
+      });
+    });
+
+    it('invalid upstream merchant deposit payload is 400/51 for a malformed event', async () => {
+      const { address } = await directOrder();
+      for (const body of [
+        [tronPayment(address, 'confirmed')],
+        { events: 'all of them' },
+        { events: [tronPayment(address, 'seen')] },
+        { events: [tronPayment(address, 'confirmed', { amount: '-30' })] },
+        { events: [tronPayment(address, 'confirmed', { token_id: 'ETH_USDT' })] },
+        { events: [tronPayment('T-not-an-address', 'confirmed')] },
+      ]) {
+        expect(refusalOf(await upstream(body)), JSON.stringify(body)).toEqual(
+          refusal(400, 51, 'invalid upstream merchant deposit payload'),
+        );
+      }
+    });
+
+    it('merchant deposit address not found is 400/53 for an address no order handed out', async () => {
+      expect(
+        refusalOf(await upstream({ events: [tronPayment(strangerAddress, 'confirmed')] })),
+      ).toEqual(refusal(400, 53, 'merchant deposit address not found'));
+    });
+
+    it('acquiring order not found is 400/53 for an address whose order is gone', async () => {
+      const address = toTronAddress(Uint8Array.from([0x41, ...Array(20).fill(2)]));
+      await h.store.transaction((tx) =>
+        tx.depositAddresses.insert({
+          address_id: `dep_orphan_${orders}`,
+          account_id: 'acc_gone',
+          network: 'TRON',
+          address,
+          order_id: 'ord_gone',
+          created_at: 0,
+          updated_at: 0,
+        }),
+      );
+      expect(refusalOf(await upstream({ events: [tronPayment(address, 'confirmed')] }))).toEqual(
+        refusal(400, 53, 'acquiring order not found'),
+      );
+    });
+  });
+
+  describe('the client address', () => {
+    it('reads an IPv4-mapped IPv6 peer as IPv4, and IPv6 loopback as itself', async () => {
+      for (const ip of ['::ffff:127.0.0.1', '::1', '127.0.0.1']) {
+        expect(refusalOf(await upstream({}, { bindings: from(ip) })), ip).toEqual(
+          refusal(400, 51, 'empty upstream webhook event'),
+        );
+      }
+    });
+
+    it('believes X-Forwarded-For from a trusted proxy only, as for merchant routes', async () => {
+      const send = (peer: string) =>
+        proxied.call(
+          'POST',
+          '/upstream/acquiring/sandbox',
+          { 'X-Forwarded-For': '127.0.0.1' },
+          {},
+          from(peer),
+        );
+      expect(refusalOf(await send('10.0.0.1'))).toEqual(
+        refusal(400, 51, 'empty upstream webhook event'),
+      );
+      // Anybody else claiming to forward for loopback is refused.
+      expect(refusalOf(await send('10.0.0.2'))).toEqual(refusal(403, 61, 'webhook ip not allowed'));
+      // Without trusted proxies the header is not read at all.
+      expect(
+        refusalOf(
+          await upstream(
+            {},
+            { bindings: from('10.0.0.1'), headers: { 'X-Forwarded-For': '127.0.0.1' } },
+          ),
+        ),
+      ).toEqual(refusal(403, 61, 'webhook ip not allowed'));
+    });
+
+    it('needs no API key, and ignores one', async () => {
+      expect(
+        refusalOf(await upstream({}, { headers: { Authorization: 'Bearer not-a-key' } })),
+      ).toEqual(refusal(400, 51, 'empty upstream webhook event'));
+    });
+  });
+
+  describe('payments', () => {
+    it('processing, confirming, confirmed: the order completes and the outbox holds its acquiring events', async () => {
+      const order = await directOrder();
+      const expectedStatuses = [
+        ['processing', 'processing', 'processing'],
+        ['confirming', 'confirming', 'confirming'],
+        ['confirmed', 'completed', 'completed'],
+      ];
+      for (const [status, paymentStatus, orderStatus] of expectedStatuses) {
+        const data = ok(await upstream({ events: [tronPayment(order.address, status ?? '')] }));
+        expect(data.events).toEqual([
+          {
+            payment_id: expect.stringMatching(/^sbx_[0-9a-f]{24}$/),
+            order_id: order.orderId,
+            payment_status: paymentStatus,
+            order_status: orderStatus,
+            changed: true,
+          },
+        ]);
+      }
+      expect(
+        ok(await order.as.get(`/payment/acquiring/orders/${order.orderId}`)).order,
+      ).toMatchObject({
+        status: 'completed',
+        paid_amount_total: '30.000000',
+        remaining_amount: '0.000000',
+      });
+      const payments = ok(
+        await order.as.get(`/payment/acquiring/orders/${order.orderId}/payments`),
+      );
+      expect(payments.items).toEqual([
+        expect.objectContaining({
+          order_id: order.orderId,
+          network: 'TRON',
+          currency: 'USDT',
+          token_id: 'TRON_USDT',
+          address: order.address,
+          amount: '30.000000',
+          confirmations: 19,
+          required_confirmations: 19,
+          tx_hash: `tx${orders}`,
+          status: 'completed',
+        }),
+      ]);
+      const usdt = ok(await order.as.get('/payment/balances?currency=USDT')).items;
+      expect(usdt).toEqual([
+        { currency: 'USDT', available: '30.000000', held: '0.000000', total: '30.000000' },
+      ]);
+
+      const outbox = await outboxOf(order.orderId);
+      expect(
+        outbox.map((row) => [row.event_type, (row.payload.data as { status: string }).status]),
+      ).toEqual([
+        ['acquiring.payment.updated', 'processing'],
+        ['acquiring.order.updated', 'processing'],
+        ['acquiring.payment.updated', 'confirming'],
+        ['acquiring.order.updated', 'confirming'],
+        ['acquiring.payment.updated', 'completed'],
+        ['acquiring.order.updated', 'completed'],
+      ]);
+      for (const row of outbox) {
+        expect(row).toMatchObject({
+          business_type: 'acquiring',
+          business_id: order.orderId,
+          destination: { kind: 'webhook', webhookId: order.webhookId },
+          status: 'pending',
+        });
+      }
+      expect(outbox.at(-1)?.payload.data).toMatchObject({
+        provider_event: 'transaction_confirmed',
+        previous_status: 'confirming',
+        status: 'completed',
+        status_changed: true,
+        amount_changed: true,
+        anomaly_tag: '',
+      });
+    });
+
+    it('a payment after expiry is late and tags the order expired_paid', async () => {
+      const order = await directOrder();
+      await h.admin('POST', '/admin/sandbox/clock/advance', { seconds: 600 });
+      const data = ok(await upstream({ events: [tronPayment(order.address, 'confirmed')] }));
+      expect(data.events).toEqual([
+        expect.objectContaining({ payment_status: 'late', order_status: 'expired', changed: true }),
+      ]);
+      expect(
+        ok(await order.as.get(`/payment/acquiring/orders/${order.orderId}`)).order,
+      ).toMatchObject({
+        status: 'expired',
+        paid_amount_total: '0.000000',
+      });
+      const outbox = await outboxOf(order.orderId);
+      const updates = outbox.filter((row) => row.event_type === 'acquiring.order.updated');
+      expect(updates.map((row) => row.payload.data)).toEqual([
+        expect.objectContaining({
+          status: 'expired',
+          provider_event: 'order_expired',
+          anomaly_tag: '',
+        }),
+        expect.objectContaining({
+          status: 'expired',
+          provider_event: 'transaction_confirmed',
+          anomaly_tag: 'expired_paid',
+          previous_status: 'expired',
+          status_changed: false,
+        }),
+      ]);
+      expect(
+        outbox
+          .filter((row) => row.event_type === 'acquiring.payment.updated')
+          .map((row) => row.payload.data),
+      ).toEqual([expect.objectContaining({ status: 'late', previous_status: 'pending' })]);
+    });
+
+    it('duplicates and reordering change nothing: the order ends as if each event came once, in order', async () => {
+      const inOrder = await directOrder();
+      const shuffled = await directOrder();
+      // The first payment is named by its transaction (a derived id), the second by the
+      // provider's own id; a provider's ids are its own, so each order's differ.
+      const events = (address: string, id: string) => ({
+        processing: tronPayment(address, 'processing', { amount: '10' }),
+        confirming: tronPayment(address, 'confirming', { amount: '10' }),
+        confirmed: tronPayment(address, 'confirmed', { amount: '10' }),
+        second: tronPayment(address, 'confirmed', { payment_id: id, amount: '20', tx_hash: 'tx2' }),
+      });
+      const a = events(inOrder.address, 'in-order-2');
+      for (const event of [a.processing, a.confirming, a.confirmed, a.second]) {
+        ok(await upstream({ events: [event] }));
+      }
+      const b = events(shuffled.address, 'shuffled-2');
+      ok(await upstream({ events: [b.confirmed, b.second, b.processing] }));
+      ok(await upstream({ events: [b.second] }));
+      ok(await upstream({ events: [b.confirming, b.processing, b.confirmed] }));
+
+      const stateOf = async (order: Awaited<ReturnType<typeof directOrder>>) => {
+        const { order: view } = ok(
+          await order.as.get(`/payment/acquiring/orders/${order.orderId}`),
+        );
+        const { items } = ok(
+          await order.as.get(`/payment/acquiring/orders/${order.orderId}/payments`),
+        );
+        const ledger = ok(await order.as.get('/payment/ledger?currency=USDT&sort_order=asc')).items;
+        return {
+          status: view.status,
+          amounts: [view.paid_amount_total, view.remaining_amount, view.overpaid_amount],
+          payments: items
+            .map(
+              ({ order_id: _, address: __, payment_id: ___, ...record }: Record<string, unknown>) =>
+                record,
+            )
+            .sort((x: { amount: string }, y: { amount: string }) =>
+              x.amount.localeCompare(y.amount),
+            ),
+          ledger: ledger.map((r: Record<string, unknown>) => [r.record_type, r.amount]),
+        };
+      };
+      const expected = await stateOf(inOrder);
+      expect(expected).toMatchObject({
+        status: 'completed',
+        amounts: ['30.000000', '0.000000', '0.000000'],
+        ledger: [
+          ['pay_in', '10.000000'],
+          ['pay_in', '20.000000'],
+        ],
+      });
+      expect(await stateOf(shuffled)).toEqual(expected);
+    });
+  });
+
+  it('is in /openapi.json with no security and the six messages', async () => {
+    const res = await h.app.request('/openapi.json');
+    const document = (await res.json()) as {
+      paths: Record<
+        string,
+        Record<string, { security: unknown; responses: Record<string, { description: string }> }>
+      >;
+    };
+    const operation = document.paths['/upstream/acquiring/{provider}']?.post;
+    expect(operation?.security).toEqual([]);
+    const described = Object.values(operation?.responses ?? {})
+      .map((r) => r.description)
+      .join(', ');
+    for (const message of [
+      'webhook ip not allowed',
+      'unsupported acquiring webhook provider: <provider>',
+      'empty upstream webhook event',
+      'invalid upstream merchant deposit payload',
+      'acquiring order not found',
+      'merchant deposit address not found',
+    ]) {
+      expect(described).toContain(`\`${message}\``);
+    }
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '403',
+      '404',
+      '500',
+    ]);
+  });
+});

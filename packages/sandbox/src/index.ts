@@ -1,0 +1,6 @@
+/**
+ * @payrail/sandbox: what the sandbox needs beyond the engine. Today the built-in `sandbox`
+ * acquiring provider of `POST /upstream/acquiring/sandbox`; the sandbox payout executor and the
+ * test clock stay in the engine and its admin API (decisions §8).
+ */
+export * from './sandbox-acquiring.provider.js';

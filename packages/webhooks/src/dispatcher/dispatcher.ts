@@ -1,0 +1,343 @@
+/**
+ * The webhook dispatcher (decisions §5): drains the transactional outbox, signs each message
+ * with the Standard Webhooks scheme, POSTs it, and settles it in the unit of work that writes
+ * the delivery log.
+ *
+ * - Claims: `outbox.claim` hands out at most the oldest pending message per (destination,
+ *   business object), leased to this worker, so events of one object leave in order and several
+ *   dispatchers (processes) on one database never hold the same message. A failing head holds
+ *   back the later events of its object until it succeeds or fails for good.
+ * - Attempts: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; success is any 2xx within
+ *   the timeout (15 s). After the eighth failure the message fails and its delivery is `failed`.
+ * - Time: due times, leases and the log's `at` come from the engine's clock (the sandbox's test
+ *   clock makes retries due); `webhook-timestamp` comes from the wall clock, because receivers
+ *   reject timestamps far from their own time.
+ * - Verification requests: the answer `{verified}` goes to the engine (`callbacks`); an undecided
+ *   answer is retried on the same schedule, and the engine returns the payout after the last.
+ */
+import type {
+  Clock,
+  DeliveryAttempt,
+  IdGenerator,
+  OutboxMessage,
+  Store,
+  StoreTransaction,
+  WebhookDeliveryRecord,
+} from '@payrail/core';
+import { deliveredEventIdOf, type Engine } from '@payrail/engine';
+import * as E from 'fp-ts/lib/Either.js';
+import { type DeliveryTarget, recordAttempt } from './delivery-log.js';
+import { httpTransport, type OutboundResponse, type Transport } from './http-transport.js';
+import { deliveryTimeoutMs, maxDeliveryAttempts, nextAttemptAt } from './retry-schedule.js';
+import { verificationDecisionOf } from './verification-answer.js';
+import { signatureHeadersOf } from './webhook-signature.js';
+
+/** The event whose answer decides a payout's merchant verification. */
+export const verificationRequestType = 'payout.verify.request';
+
+export interface DispatcherOptions {
+  readonly store: Store;
+  /** The engine's clock (the sandbox's test clock included): due times, leases, the log. */
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Where verification answers go: `engine.callbacks`. */
+  readonly callbacks: Engine['callbacks'];
+  /** Sandbox with PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1: http and loopback targets are allowed. */
+  readonly allowInsecure: boolean;
+  /** Names this dispatcher's claims; unique per process (e.g. `<host>:<pid>`). */
+  readonly worker: string;
+  /** Default: `httpTransport({ allowInsecure })`, Node's http(s) behind the SSRF guard. */
+  readonly transport?: Transport;
+  /** Per attempt, answer included; default 15 000 ms. */
+  readonly timeoutMs?: number;
+  /** The `webhook-timestamp` clock; default the wall clock. */
+  readonly signingClock?: Clock;
+  /** Messages claimed (and sent in parallel) per round; default 16. */
+  readonly batchSize?: number;
+  /** How long a claim lasts; default 60 s, well past the timeout plus DNS. */
+  readonly leaseSeconds?: number;
+  /** Rounds per `runOnce` at most, so a busy outbox still lets the loop breathe; default 20. */
+  readonly maxRounds?: number;
+  /** Operator lines: failures by message, never a body, a header or a secret. */
+  readonly log?: (line: string) => void;
+}
+
+export interface DispatcherLoopOptions {
+  /** Pause between passes; default 500 ms. Passes never overlap. */
+  readonly intervalMs?: number;
+}
+
+export interface Dispatcher {
+  /**
+   * Claims due messages, attempts each, and settles them, round after round until nothing is
+   * due; answers how many attempts were made. Runs never overlap: a call made during a run
+   * starts when it ends (so a run after the test clock moved sees the new time).
+   */
+  runOnce(): Promise<number>;
+  /** Runs passes in the background until `stop()`. */
+  start(options?: DispatcherLoopOptions): void;
+  /**
+   * No new pass or round starts; attempts in flight get `graceMs` (default 5000) to finish, then
+   * are cut and recorded as failed attempts (retried on the schedule). Resolves once all is
+   * settled.
+   */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+
+type Resolved =
+  | { readonly kind: 'send'; readonly target: DeliveryTarget; readonly secret: string }
+  | { readonly kind: 'skip'; readonly target: DeliveryTarget; readonly reason: string };
+
+/**
+ * Where a message goes and with which secret: a webhook's url and secret, or the payout's
+ * notify_url and the account's notify_secret. A webhook deleted or made inactive after the event
+ * was queued gets nothing: the message is given up and its delivery is `failed` with the reason
+ * (redeliverable once the webhook is active again).
+ */
+const resolveTarget = async (tx: StoreTransaction, message: OutboxMessage): Promise<Resolved> => {
+  const destination = message.destination;
+  if (destination.kind === 'webhook') {
+    const webhook = await tx.webhooks.get(destination.webhookId, message.account_id);
+    const target = { webhookId: destination.webhookId, url: webhook?.url ?? '' };
+    if (webhook === undefined || webhook.status === 'deleted') {
+      return { kind: 'skip', target, reason: 'webhook deleted' };
+    }
+    if (webhook.status !== 'active') return { kind: 'skip', target, reason: 'webhook inactive' };
+    return { kind: 'send', target, secret: webhook.secret };
+  }
+  const target = { webhookId: null, url: destination.url };
+  const account = await tx.accounts.get(message.account_id);
+  return account === undefined
+    ? { kind: 'skip', target, reason: 'merchant account not found' }
+    : { kind: 'send', target, secret: account.notify_secret };
+};
+
+const isSuccess = (code: number | null): boolean => code !== null && code >= 200 && code <= 299;
+
+/** The log's words for an answer that is not a success. */
+const failureOf = (response: OutboundResponse): string | null => {
+  if (response.error !== null) return response.error;
+  const code = response.statusCode;
+  if (isSuccess(code)) return null;
+  return code !== null && code >= 300 && code <= 399
+    ? `HTTP ${code}: redirects are not followed`
+    : `HTTP ${code ?? 'none'}`;
+};
+
+/** How an attempt ends: delivered, tried again later, or given up. */
+interface Verdict {
+  readonly delivered: boolean;
+  /** Give up even though attempts remain (the payout no longer awaits an answer). */
+  readonly giveUp: boolean;
+  readonly error: string | null;
+}
+
+const statusOf: Readonly<Record<'complete' | 'retry' | 'fail', WebhookDeliveryRecord['status']>> = {
+  complete: 'succeeded',
+  retry: 'pending',
+  fail: 'failed',
+};
+
+export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
+  const { store, clock, ids, callbacks, worker } = options;
+  const transport = options.transport ?? httpTransport({ allowInsecure: options.allowInsecure });
+  const timeoutMs = options.timeoutMs ?? deliveryTimeoutMs;
+  const signingClock = options.signingClock ?? systemClock;
+  const batchSize = options.batchSize ?? 16;
+  const leaseSeconds = options.leaseSeconds ?? 60;
+  const maxRounds = options.maxRounds ?? 20;
+  const log = options.log ?? (() => undefined);
+  const aborter = new AbortController();
+  let stopped = false;
+
+  /** The verification answer, handed to the engine; undecided answers are asked again. */
+  const judgeVerification = async (
+    message: OutboxMessage,
+    attempt: number,
+    response: OutboundResponse,
+  ): Promise<Verdict> => {
+    const decision = isSuccess(response.statusCode) ? verificationDecisionOf(response) : null;
+    const answer = await callbacks.verificationAnswered(message.business_id, decision, attempt);
+    if (decision !== null) {
+      // The merchant answered; a payout that moved on meanwhile (an operator decided, it was
+      // cancelled) keeps its state, and the request is done either way.
+      return {
+        delivered: true,
+        giveUp: false,
+        error: E.isLeft(answer) ? `answer not applied: ${answer.left.message}` : null,
+      };
+    }
+    const error = failureOf(response) ?? 'no verification decision in the answer';
+    if (E.isRight(answer)) return { delivered: false, giveUp: false, error };
+    // Refused: either this attempt was already recorded (a crash between the engine's unit of
+    // work and ours replays it) and the payout still waits, or the payout moved on.
+    const payout = await store.transaction((tx) =>
+      tx.payouts.get(message.business_id, message.account_id),
+    );
+    const awaiting =
+      payout?.review_status === 'pending_review' && payout.execution_status === 'init';
+    return awaiting
+      ? { delivered: false, giveUp: false, error }
+      : {
+          delivered: false,
+          giveUp: true,
+          error: `${error}; the payout no longer awaits verification`,
+        };
+  };
+
+  const settle = (
+    message: OutboxMessage,
+    target: DeliveryTarget,
+    settlement: 'complete' | 'retry' | 'fail',
+    attempt: Omit<DeliveryAttempt, 'attempt'>,
+    retryAt: number,
+  ): Promise<unknown> =>
+    store.transaction(async (tx) => {
+      const held =
+        settlement === 'complete'
+          ? await tx.outbox.complete(message.outbox_id, worker)
+          : settlement === 'retry'
+            ? await tx.outbox.retry(message.outbox_id, worker, retryAt)
+            : await tx.outbox.fail(message.outbox_id, worker);
+      // A worker whose lease lapsed logs what it sent but decides nothing: the holder will.
+      return recordAttempt(tx, ids, {
+        message,
+        target,
+        status: held ? statusOf[settlement] : undefined,
+        attempt,
+        at: attempt.at,
+      });
+    });
+
+  const attemptOne = async (message: OutboxMessage): Promise<void> => {
+    const attempt = message.attempts + 1;
+    const resolved = await store.transaction((tx) => resolveTarget(tx, message));
+    const at = clock.now();
+    if (resolved.kind === 'skip') {
+      const entry = {
+        at,
+        status_code: null,
+        latency_ms: 0,
+        error: `not sent: ${resolved.reason}`,
+        response_body: '',
+      };
+      await settle(message, resolved.target, 'fail', entry, at);
+      return;
+    }
+    const body = JSON.stringify(message.payload);
+    const response = await transport({
+      url: resolved.target.url,
+      headers: signatureHeadersOf({
+        secret: resolved.secret,
+        id: deliveredEventIdOf(message.event_id),
+        timestamp: signingClock.now(),
+        body,
+      }),
+      body,
+      timeoutMs,
+      signal: aborter.signal,
+    });
+    const verdict: Verdict =
+      message.event_type === verificationRequestType
+        ? await judgeVerification(message, attempt, response)
+        : {
+            delivered: isSuccess(response.statusCode),
+            giveUp: false,
+            error: failureOf(response),
+          };
+    const retryAt = nextAttemptAt(attempt, clock.now());
+    const settlement = verdict.delivered
+      ? 'complete'
+      : verdict.giveUp || retryAt === undefined || attempt >= maxDeliveryAttempts
+        ? 'fail'
+        : 'retry';
+    const entry = {
+      at,
+      status_code: response.statusCode,
+      latency_ms: response.latencyMs,
+      error: verdict.error,
+      response_body: response.body,
+    };
+    await settle(message, resolved.target, settlement, entry, retryAt ?? at);
+  };
+
+  const pass = async (): Promise<number> => {
+    let attempts = 0;
+    const failures: unknown[] = [];
+    for (let round = 0; round < maxRounds && !stopped; round += 1) {
+      const now = clock.now();
+      const claimed = await store.transaction((tx) =>
+        tx.outbox.claim({ worker, now, limit: batchSize, leaseSeconds }),
+      );
+      if (claimed.length === 0) break;
+      const results = await Promise.allSettled(claimed.map(attemptOne));
+      const rejected = results.flatMap((result) =>
+        result.status === 'rejected' ? [result.reason as unknown] : [],
+      );
+      failures.push(...rejected);
+      attempts += claimed.length;
+      // Unsettled messages stay leased; a round that settled nothing would not get further.
+      if (rejected.length === claimed.length) break;
+    }
+    // A message whose settlement failed stays claimed and is attempted again after its lease.
+    if (failures.length > 0) throw failures[0];
+    return attempts;
+  };
+
+  let running: Promise<unknown> = Promise.resolve();
+  const runOnce = (): Promise<number> => {
+    const run = running.then(pass, pass);
+    running = run.catch(() => undefined);
+    return run;
+  };
+
+  let started = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastFailure: { summary: string; at: number } | undefined;
+  const summaryOf = (error: unknown): string =>
+    error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+  const tick = (intervalMs: number): void => {
+    timer = undefined;
+    void runOnce()
+      .then(
+        () => {
+          if (lastFailure !== undefined) log('webhook dispatcher recovered');
+          lastFailure = undefined;
+        },
+        (error: unknown) => {
+          // A repeated failure (a database outage) is logged once a minute, not every pass.
+          const summary = summaryOf(error);
+          const at = Date.now();
+          if (lastFailure?.summary !== summary || at - lastFailure.at >= 60_000) {
+            log(`webhook dispatcher failed: ${summary}`);
+            lastFailure = { summary, at };
+          }
+        },
+      )
+      .finally(() => {
+        if (!stopped) timer = setTimeout(() => tick(intervalMs), intervalMs);
+      });
+  };
+
+  return {
+    runOnce,
+    start: (loop = {}) => {
+      if (stopped || started) return;
+      started = true;
+      tick(loop.intervalMs ?? 500);
+    },
+    stop: async (graceMs = 5000) => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      const cut = setTimeout(() => aborter.abort(), graceMs);
+      try {
+        await running;
+      } finally {
+        clearTimeout(cut);
+      }
+    },
+  };
+};

@@ -1,0 +1,2 @@
+export * from './dispatcher/index.js';
+export * from './ssrf/index.js';
