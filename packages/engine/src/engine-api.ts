@@ -69,6 +69,8 @@ export interface Engine {
     update: UseCase<[Caller, string, unknown]>;
     submit: UseCase<[Caller, string]>;
     cancel: UseCase<[Caller, string]>;
+    /** The payout's callbacks to its notify_url, as `webhooks.deliveries` shows them. */
+    deliveries: UseCase<[Caller, string, Query]>;
   };
   readonly beneficiaries: {
     create: UseCase<[Caller, unknown]>;

@@ -331,7 +331,8 @@ export const walkThroughApi = async (): Promise<Observations> => {
   });
   await merchantCall('GET', '/payment/acquiring/orders?limit=2');
 
-  // A delivery of the acquiring webhook, as the webhook dispatcher records it.
+  // A delivery of the acquiring webhook and a payout callback, as the webhook dispatcher
+  // records them.
   await store.transaction(async (tx) => {
     const claimed = await tx.outbox.claim({
       worker: 'walkthrough',
@@ -349,6 +350,8 @@ export const walkThroughApi = async (): Promise<Observations> => {
       account_id: accountId,
       event_id: message.event_id,
       event_type: message.event_type,
+      business_type: message.business_type,
+      business_id: message.business_id,
       webhook_id: webhook.webhook_id,
       url: webhook.url,
       status: 'failed',
@@ -366,8 +369,46 @@ export const walkThroughApi = async (): Promise<Observations> => {
       created_at: walkthroughNow,
       updated_at: walkthroughNow,
     });
+    const callback = claimed.find(
+      (m) => m.destination.kind === 'notify_url' && m.business_id === draft.payout_id,
+    );
+    if (callback === undefined) throw new Error('walkthrough: no callback for the payout');
+    await tx.outbox.complete(callback.outbox_id, 'walkthrough');
+    await tx.webhookDeliveries.insert({
+      delivery_id: 'dlv_2',
+      account_id: accountId,
+      event_id: callback.event_id,
+      event_type: callback.event_type,
+      business_type: callback.business_type,
+      business_id: callback.business_id,
+      webhook_id: null,
+      url: payoutBody('').notify_url,
+      status: 'succeeded',
+      attempts: [
+        {
+          attempt: 1,
+          at: walkthroughNow,
+          status_code: null,
+          latency_ms: 15000,
+          error: 'timeout: no complete answer within 15000 ms',
+          response_body: '',
+        },
+        {
+          attempt: 2,
+          at: walkthroughNow + 5,
+          status_code: 200,
+          latency_ms: 48,
+          error: null,
+          response_body: 'OK',
+        },
+      ],
+      outbox_id: callback.outbox_id,
+      created_at: walkthroughNow,
+      updated_at: walkthroughNow + 5,
+    });
   });
   await merchantCall('GET', `/payment/webhooks/${webhook.webhook_id}/deliveries`);
+  await merchantCall('GET', `/payment/payouts/${draft.payout_id}/deliveries`);
   await merchantCall('POST', '/payment/webhook-deliveries/dlv_1/redeliver');
 
   // A crypto batch, approved by a second key (four eyes).

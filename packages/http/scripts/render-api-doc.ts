@@ -360,6 +360,7 @@ export const listItemNames: Readonly<Record<string, string>> = {
   listPayoutMethods: 'payout_method',
   listPayoutNetworks: 'payout_network',
   listPayouts: 'payout',
+  listPayoutDeliveries: 'delivery',
   listBeneficiaries: 'beneficiary',
   listBeneficiaryAccounts: 'beneficiary_account',
   listOrders: 'order',

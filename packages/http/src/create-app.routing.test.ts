@@ -63,6 +63,12 @@ const merchant: readonly Expectation[] = [
   ['PATCH', '/payment/payouts/po_1', 'payouts.update', [alice, 'po_1', body], true],
   ['POST', '/payment/payouts/po_1/submit', 'payouts.submit', [alice, 'po_1']],
   ['POST', '/payment/payouts/po_1/cancel', 'payouts.cancel', [alice, 'po_1']],
+  [
+    'GET',
+    '/payment/payouts/po_1/deliveries?limit=5',
+    'payouts.deliveries',
+    [alice, 'po_1', { limit: '5' }],
+  ],
   ['GET', '/payment/beneficiaries', 'beneficiaries.list', [alice, {}]],
   ['POST', '/payment/beneficiaries', 'beneficiaries.create', [alice, body], true],
   ['GET', '/payment/beneficiaries/ben_1', 'beneficiaries.get', [alice, 'ben_1']],

@@ -191,6 +191,8 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
       review_status: 'approved',
       execution_status: 'completed',
     });
+    const callbacks = await merchant('GET', `/payment/payouts/${payout.payout_id}/deliveries`);
+    expect(callbacks).toEqual({ items: [], total: 0, limit: 20, offset: 0 });
     const other = (await merchant('POST', '/payment/quickpayout', quickPayout('R2'))).payout;
     expect(
       (await merchant('POST', `/payment/payouts/${other.payout_id}/cancel`)).payout,
@@ -329,6 +331,8 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
         account_id: 'acc_1',
         event_id: message.event_id,
         event_type: message.event_type,
+        business_type: message.business_type,
+        business_id: message.business_id,
         webhook_id: webhookId,
         url: 'https://acme.example/hooks',
         status: 'failed',

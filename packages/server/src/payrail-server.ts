@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
+import { checkoutPages } from '@payrail/checkout';
 import type { Store } from '@payrail/core';
 import {
   adjustableClock,
@@ -155,6 +156,15 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
         log(`${method} ${path} failed: ${errorSummary(error)}`);
       },
     });
+    // The hosted checkout page at checkout_url; it calls the app's `/checkout/api/...` itself.
+    app.route(
+      '/checkout',
+      checkoutPages({
+        order: (orderId) => engine.checkout.order(orderId),
+        now: () => clock.now(),
+        logError: (error) => log(`checkout page failed: ${errorSummary(error)}`),
+      }),
+    );
     running = await serve(app, { port, hostname: config.host });
     const listening = running;
 

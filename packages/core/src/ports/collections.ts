@@ -151,7 +151,7 @@ export const collectionSpecs = {
     id: 'delivery_id',
     scope: 'account_id',
     unique: [['event_id', 'webhook_id', 'url']],
-    filters: ['webhook_id', 'event_id', 'status'],
+    filters: ['webhook_id', 'event_id', 'status', 'business_id'],
   }),
   deposits: spec<FundingRecord>()({
     name: 'deposits',

@@ -173,6 +173,12 @@ export interface WebhookDeliveryRecord extends RecordMeta {
   readonly account_id: string;
   readonly event_id: string;
   readonly event_type: string;
+  /**
+   * The object the event is about (`payout` and a payout_id, `acquiring` and an order_id, ...),
+   * as its outbox message names it; `null` on records logged before they were kept.
+   */
+  readonly business_type: string | null;
+  readonly business_id: string | null;
   /** `null` for payout callbacks sent to the payout's notify_url. */
   readonly webhook_id: string | null;
   readonly url: string;

@@ -233,6 +233,8 @@ describe('deliveries and redelivery', () => {
     account_id: m.accountId,
     event_id: `${eventId.slice(0, -1)}${n}`,
     event_type: 'acquiring.order.updated',
+    business_type: 'acquiring',
+    business_id: 'ord_1',
     webhook_id: webhookId,
     url: hook.url,
     status: 'failed',

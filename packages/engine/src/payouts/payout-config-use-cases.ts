@@ -22,7 +22,6 @@ import {
   PayoutNetworkListQuery,
   type PayoutNetworkRecord,
   type PayoutRouteDraft,
-  type PayoutRouteRecord,
   type PayrailError,
   payrailError,
   type StoreTransaction,
@@ -34,7 +33,13 @@ import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { methodServesCurrency } from './payout-routing.js';
 import { listAll, loadAccount } from './payout-store.js';
-import { pageView, payoutMethodView, payoutNetworkView, payoutRouteView } from './payout-views.js';
+import {
+  pageView,
+  payoutMethodView,
+  payoutNetworkView,
+  payoutRouteView,
+  routeDraftOf,
+} from './payout-views.js';
 
 /** The admin lists take `limit` and `offset` only (the same rules as every list). */
 const decodePage = decodeWith(WebhookListQuery);
@@ -46,20 +51,6 @@ const methodDraftOf = (record: PayoutMethodRecord): PayoutMethodDraft => ({
   currencies: record.currencies,
   network_codes: record.network_codes,
   channel_ids: record.channel_ids,
-  status: record.status,
-});
-
-const routeDraftOf = (record: PayoutRouteRecord): PayoutRouteDraft => ({
-  account_id: record.account_id,
-  currency: record.currency,
-  method_id: record.method_id,
-  channel_id: record.channel_id,
-  min_amount: record.min_amount,
-  max_amount: record.max_amount,
-  fixed_fee: record.fixed_fee,
-  percent_fee: record.percent_fee,
-  channel_account_id: record.channel_account_id,
-  required_beneficiary_fields: record.required_beneficiary_fields,
   status: record.status,
 });
 

@@ -11,6 +11,7 @@ import type { TimerHandler } from '../workers/timer-worker.js';
 import { beneficiaryUseCases } from './beneficiary-use-cases.js';
 import { payoutCommands } from './payout-commands.js';
 import { payoutConfigUseCases } from './payout-config-use-cases.js';
+import { payoutDeliveries } from './payout-deliveries.js';
 import { payoutOperator } from './payout-operator.js';
 
 type PayoutAdmin = Pick<
@@ -34,7 +35,7 @@ export const payoutUseCases = (deps: EngineDeps) => {
   const config = payoutConfigUseCases(deps);
   const { beneficiaries, beneficiaryAccounts } = beneficiaryUseCases(deps);
 
-  const payouts: Engine['payouts'] = commands;
+  const payouts: Engine['payouts'] = { ...commands, deliveries: payoutDeliveries(deps) };
   const admin: PayoutAdmin = {
     reviewPayout: operator.reviewPayout,
     sandboxExecution: operator.sandboxExecution,

@@ -10,6 +10,7 @@ import {
   type PayoutMethodRecord,
   type PayoutNetworkRecord,
   type PayoutResource,
+  type PayoutRouteDraft,
   type PayoutRouteRecord,
   type PayoutSnapshot,
   payoutResourceOf,
@@ -98,9 +99,8 @@ export const payoutNetworkView = (record: PayoutNetworkRecord): Data => ({
   updated_at: record.updated_at,
 });
 
-/** `/admin/routes` objects. */
-export const payoutRouteView = (record: PayoutRouteRecord): Data => ({
-  route_id: record.route_id,
+/** The editable fields of a route, as an update starts from them. */
+export const routeDraftOf = (record: PayoutRouteRecord): PayoutRouteDraft => ({
   account_id: record.account_id,
   currency: record.currency,
   method_id: record.method_id,
@@ -112,6 +112,12 @@ export const payoutRouteView = (record: PayoutRouteRecord): Data => ({
   channel_account_id: record.channel_account_id,
   required_beneficiary_fields: record.required_beneficiary_fields,
   status: record.status,
+});
+
+/** `/admin/routes` objects. */
+export const payoutRouteView = (record: PayoutRouteRecord): Data => ({
+  route_id: record.route_id,
+  ...routeDraftOf(record),
   created_at: record.created_at,
   updated_at: record.updated_at,
 });

@@ -249,6 +249,19 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     response: objectUnder('payout', payoutSchema),
     run: (engine, caller, r) => engine.payouts.cancel(caller, r.param('payout_id')),
   },
+  {
+    scope: 'merchant',
+    method: 'get',
+    path: '/payment/payouts/{payout_id}/deliveries',
+    operationId: 'listPayoutDeliveries',
+    summary: "Callbacks to the payout's notify_url, with their attempts",
+    tag: 'payouts',
+    permissions: ['payment.payout.read'],
+    query: WebhookDeliveryListQuery,
+    errors: ['payout_not_found'],
+    response: listOfSome('deliveries'),
+    run: (engine, caller, r) => engine.payouts.deliveries(caller, r.param('payout_id'), r.query),
+  },
 
   // Beneficiaries (decisions §3)
   {

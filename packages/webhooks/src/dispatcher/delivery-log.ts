@@ -2,7 +2,8 @@
  * The delivery log (`GET /payment/webhooks/{webhook_id}/deliveries`): one record per (event,
  * destination), every attempt in it, written in the unit of work that settles the attempt's
  * outbox message. A redelivery's message carries `<event_id>:<outbox_id>` but belongs to the
- * original event's record, whose attempts go on counting.
+ * original event's record, whose attempts go on counting. The record names the event's business
+ * object as the message does, so a payout's callbacks list by its payout_id.
  */
 import type {
   DeliveryAttempt,
@@ -73,6 +74,8 @@ export const recordAttempt = async (
       account_id: message.account_id,
       event_id: deliveredEventIdOf(message.event_id),
       event_type: message.event_type,
+      business_type: message.business_type,
+      business_id: message.business_id,
       webhook_id: target.webhookId,
       url: target.url,
       status: record.status ?? 'pending',
@@ -84,6 +87,8 @@ export const recordAttempt = async (
   }
   return tx.webhookDeliveries.update({
     ...found,
+    business_type: message.business_type,
+    business_id: message.business_id,
     url: target.url,
     status: record.status ?? found.status,
     attempts: [...found.attempts, attempt],

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { forbiddenUrls } from '../ssrf/forbidden-urls.test-support.js';
 import {
   closedPort,
   type Receiver,
@@ -131,6 +132,12 @@ describe('the SSRF guard at delivery time', () => {
     }
     expect(refusals[0]?.error).toBe('target refused: scheme http not allowed');
     expect(receiver.requests).toEqual([]);
+  });
+
+  it.each(forbiddenUrls)('refuses to deliver to %s (%s) without connecting', async (url) => {
+    const response = await secure()(post(url));
+    expect(response).toMatchObject({ statusCode: null, latencyMs: 0 });
+    expect(response.error).toMatch(/^target refused: /);
   });
 
   it('refuses a name that resolves to a forbidden address, judged on the address connected to', async () => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkoutOrderOf, webUrlOf } from './checkout-order.js';
+
+const order = {
+  order_id: 'ord_1',
+  out_trade_no: 'A-1',
+  status: 'partial_paid',
+  order_currency: 'USD',
+  order_amount: '10.00',
+  pay_amount: '10.000000',
+  paid_amount_total: '4.000000',
+  remaining_amount: '6.000000',
+  expire_time: 1_800_000_600,
+  pay_tokens: [{ token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT' }],
+  selected_token: { token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT', address: 'Tabc' },
+  redirect_url: '/thanks',
+};
+
+describe('checkoutOrderOf', () => {
+  it("reads the checkout call's data.order", () => {
+    expect(checkoutOrderOf({ order })).toEqual(order);
+    const { redirect_url: _r, ...bare } = order;
+    expect(checkoutOrderOf({ order: { ...bare, selected_token: null } })).toEqual({
+      ...bare,
+      selected_token: null,
+    });
+  });
+
+  it.each([
+    ['no order', {}, 'data'],
+    ['an unknown status', { order: { ...order, status: 'paid' } }, 'status'],
+    ['a string expiry', { order: { ...order, expire_time: '1' } }, 'expire_time'],
+    [
+      'an unknown network',
+      { order: { ...order, pay_tokens: [{ token_id: 'X_USDT', network: 'X', currency: 'USDT' }] } },
+      'pay_tokens',
+    ],
+    ['a numeric amount', { order: { ...order, pay_amount: 10 } }, 'pay_amount'],
+    [
+      'a selection without address',
+      { order: { ...order, selected_token: { ...order.selected_token, address: undefined } } },
+      'address',
+    ],
+    ['a non-string logo', { order: { ...order, logo_url: 5 } }, 'logo_url'],
+  ])('refuses %s', (_name, data, field) => {
+    expect(() => checkoutOrderOf(data)).toThrow(`checkout order answer: unexpected ${field}`);
+  });
+});
+
+describe('webUrlOf', () => {
+  it('keeps http and https URLs only', () => {
+    expect(webUrlOf('https://a.example/l.png')?.origin).toBe('https://a.example');
+    expect(webUrlOf('http://a.example')?.origin).toBe('http://a.example');
+    for (const raw of [
+      'javascript:alert(1)',
+      'data:image/png,AA',
+      '/relative',
+      'not a url',
+      undefined,
+    ]) {
+      expect(webUrlOf(raw)).toBeUndefined();
+    }
+  });
+});

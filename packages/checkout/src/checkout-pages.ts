@@ -1,0 +1,169 @@
+/**
+ * The hosted checkout pages as a Hono sub-app, mounted at `/checkout` by the server:
+ * `GET /checkout/{order_id}` (the page) and `GET /checkout/{order_id}/qr.svg` (the deposit
+ * address as a QR code). The page reads and changes the order only through the checkout JSON
+ * calls (`/checkout/api/orders/...`, served by @payrail/http), so this package needs no engine:
+ * the server hands it the one lookup it renders from.
+ */
+import { webcrypto } from 'node:crypto';
+import type { PayrailError } from '@payrail/core';
+import type { Either } from 'fp-ts/lib/Either.js';
+import { type Context, Hono } from 'hono';
+import { type CheckoutOrder, checkoutOrderOf, webUrlOf } from './checkout-order.js';
+import {
+  checkoutPageHtml,
+  faviconSvg,
+  messagePageHtml,
+  networkLabels,
+  statusHeadlines,
+} from './checkout-page.html.js';
+import { qrCodeSvg } from './qr-code.svg.js';
+
+export interface CheckoutPagesDeps {
+  /** The order as the checkout JSON call answers it: the engine's `checkout.order`. */
+  readonly order: (orderId: string) => Promise<Either<PayrailError, unknown>>;
+  /** The service clock in Unix seconds (the sandbox's test clock moves it). */
+  readonly now: () => number;
+  /** How often the page asks for the order again; default 3000 ms. */
+  readonly pollIntervalMs?: number;
+  /** Where unexpected failures are logged; default `console.error`. */
+  readonly logError?: (error: unknown) => void;
+}
+
+const defaultPollIntervalMs = 3000;
+
+const newNonce = (): string => {
+  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
+  return Buffer.from(bytes).toString('base64');
+};
+
+/**
+ * Only the page's own origin, its nonce-bearing inline style and script, and the merchant's logo
+ * host (the one image the merchant asked for: `logo_url`) may load anything; it cannot be framed.
+ */
+export const contentSecurityPolicy = (nonce: string, logoUrl?: string): string => {
+  const logo = webUrlOf(logoUrl);
+  const images = logo === undefined ? "'self'" : `'self' ${logo.origin}`;
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    `img-src ${images}`,
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+};
+
+const securityHeaders = (c: Context, csp: string): void => {
+  c.header('Content-Security-Policy', csp);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Frame-Options', 'DENY');
+  // The page shows live state and a deposit address: never from a cache.
+  c.header('Cache-Control', 'no-store');
+};
+
+interface MessagePage {
+  readonly status: 404 | 500;
+  readonly title: string;
+  readonly explanation: string;
+}
+
+const messagePages: Readonly<Record<string, MessagePage>> = {
+  order_not_found: {
+    status: 404,
+    title: 'Order not found',
+    explanation: 'Check the link you were given, or ask the merchant for a new one.',
+  },
+  checkout_url_not_found: {
+    status: 404,
+    title: 'No checkout page for this order',
+    explanation: 'The merchant gave this order a payment address directly; pay as they told you.',
+  },
+};
+
+const noAddressPage: MessagePage = {
+  status: 404,
+  title: 'No payment address yet',
+  explanation: 'Choose what to pay with on the checkout page first.',
+};
+
+const failurePage: MessagePage = {
+  status: 500,
+  title: 'Something went wrong',
+  explanation: 'The checkout could not be shown right now. Please try again in a moment.',
+};
+
+export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
+  const app = new Hono();
+  const log =
+    deps.logError ??
+    ((error: unknown) => {
+      console.error('[payrail/checkout] page failed:', error);
+    });
+
+  const answerMessage = (c: Context, page: MessagePage, message: string) => {
+    const nonce = newNonce();
+    securityHeaders(c, contentSecurityPolicy(nonce));
+    return c.html(messagePageHtml(page.title, message, page.explanation, nonce), page.status);
+  };
+
+  /** The order, or the page to answer instead (unknown, direct mode, a failure). */
+  const loadOrder = async (c: Context, orderId: string): Promise<CheckoutOrder | Response> => {
+    const outcome = await deps.order(orderId);
+    if (outcome._tag === 'Right') return checkoutOrderOf(outcome.right);
+    const error = outcome.left;
+    const page = messagePages[error.key];
+    if (page !== undefined) return answerMessage(c, page, error.message);
+    log(error);
+    return answerMessage(c, failurePage, 'internal error');
+  };
+
+  // Before `/:order_id`: no order id looks like this.
+  app.get('/favicon.svg', (c) => {
+    securityHeaders(c, "default-src 'none'");
+    c.header('Cache-Control', 'public, max-age=86400');
+    c.header('Content-Type', 'image/svg+xml; charset=utf-8');
+    return c.body(faviconSvg);
+  });
+
+  app.get('/:order_id', async (c) => {
+    const order = await loadOrder(c, c.req.param('order_id'));
+    if (order instanceof Response) return order;
+    const nonce = newNonce();
+    securityHeaders(c, contentSecurityPolicy(nonce, order.logo_url));
+    return c.html(
+      checkoutPageHtml(
+        {
+          order,
+          now: deps.now(),
+          poll_ms: deps.pollIntervalMs ?? defaultPollIntervalMs,
+          networks: networkLabels,
+          headlines: statusHeadlines,
+        },
+        nonce,
+      ),
+    );
+  });
+
+  app.get('/:order_id/qr.svg', async (c) => {
+    const order = await loadOrder(c, c.req.param('order_id'));
+    if (order instanceof Response) return order;
+    if (order.selected_token === null) {
+      return answerMessage(c, noAddressPage, 'no payment address chosen');
+    }
+    securityHeaders(c, "default-src 'none'");
+    c.header('Content-Type', 'image/svg+xml; charset=utf-8');
+    return c.body(qrCodeSvg(order.selected_token.address));
+  });
+
+  app.onError((error, c) => {
+    log(error);
+    return answerMessage(c, failurePage, 'internal error');
+  });
+
+  return app;
+};

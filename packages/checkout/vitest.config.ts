@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    setupFiles: ['../core/test/fast-check.setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -1,0 +1,35 @@
+/**
+ * `GET /payment/payouts/{payout_id}/deliveries`: the payout's callbacks to its notify_url from
+ * the delivery log (result events and verification requests), newest first, in the view of the
+ * webhook deliveries list, so a merchant finds the `delivery_id` to redeliver
+ * (`POST /payment/webhook-deliveries/{delivery_id}/redeliver`). Read like the payout itself:
+ * `payment.payout.read`, an active account with payouts, and `payout not found` for another
+ * merchant's payout.
+ */
+import { decodeWith, payrailError, WebhookDeliveryListQuery } from '@payrail/core';
+import { deliveryView } from '../access/access.views.js';
+import { requirePermission, requireProduct } from '../access-control.js';
+import type { Caller, Data, Query } from '../engine-api.js';
+import type { EngineDeps } from '../engine-deps.js';
+import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { loadAccount } from './payout-store.js';
+import { pageView } from './payout-views.js';
+
+export const payoutDeliveries =
+  (deps: EngineDeps) =>
+  (caller: Caller, payoutId: string, raw: Query): Promise<Outcome<Data>> =>
+    unitOfWork(deps.store, async (tx) => {
+      requirePermission(caller, 'payment.payout.read');
+      requireProduct((await loadAccount(tx, caller)).products, 'payout');
+      const query = orRefuse(decodeWith(WebhookDeliveryListQuery)(raw));
+      const payout =
+        (await tx.payouts.get(payoutId, caller.account_id)) ??
+        refuse(payrailError('payout_not_found'));
+      const page = await tx.webhookDeliveries.list({
+        scope: caller.account_id,
+        where: { business_id: payout.payout_id },
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return pageView(page, deliveryView);
+    });
