@@ -6,5 +6,7 @@ export default defineConfig({
     setupFiles: ['../core/test/fast-check.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // `pnpm bench` only: `vitest run` never collects these.
+    benchmark: { include: ['src/**/*.bench.ts'] },
   },
 });

@@ -12,7 +12,8 @@ const srcRoot = join(coreRoot, 'src');
 
 const allowedDependencies = ['xstate', 'decimal.js', 'fp-ts', 'io-ts', '@noble/hashes'];
 
-const isTestFile = (path: string): boolean => /\.test\.ts$|\.test-support\.ts$/.test(path);
+const isTestFile = (path: string): boolean =>
+  /\.test\.ts$|\.test-support\.ts$|\.bench\.ts$/.test(path);
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((dirent) => {
