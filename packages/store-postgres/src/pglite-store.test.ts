@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import {
   balancesOf,
   type Currency,
@@ -282,5 +283,46 @@ describe('the ledger on NUMERIC', () => {
 describe('postgresOracle', () => {
   it('refuses a store it did not make', () => {
     expect(() => postgresOracle({} as never)).toThrow(/not a store made by/);
+  });
+});
+
+describe('planner statistics', () => {
+  const enqueue = (store: Awaited<ReturnType<typeof createPGliteStore>>, batch: number) =>
+    store.transaction((tx) =>
+      tx.outbox.enqueue(
+        Array.from({ length: 10 }, (_, j) => ({
+          outbox_id: `obx_${batch}_${j}`,
+          event_id: `evt_${batch}_${j}`,
+          account_id: 'acc_1',
+          business_type: 'payout',
+          business_id: `po_${batch}_${j}`,
+          event_type: 'payout.review.approved',
+          destination: { kind: 'notify_url' as const, url: 'https://example.com/hook' },
+          payload: {},
+          available_at: 1,
+          created_at: 1,
+        })),
+      ),
+    );
+
+  it('runs ANALYZE every analyzeEvery units of work, since PGlite has no autovacuum', async () => {
+    const pglite = await PGlite.create('memory://');
+    // Opening the store migrates it: that is its first unit of work.
+    const store = await createPGliteStore({ pglite, schema: 'stats', analyzeEvery: 3 });
+    const estimate = async (): Promise<number> => {
+      const { rows } = await pglite.query<{ reltuples: number }>(
+        `SELECT reltuples FROM pg_class WHERE oid = 'stats.outbox'::regclass`,
+      );
+      return Number(rows[0]?.reltuples);
+    };
+    try {
+      await enqueue(store, 1);
+      expect(await estimate()).toBeLessThanOrEqual(0); // never analyzed yet
+      await enqueue(store, 2); // the third unit of work: ANALYZE runs after it commits
+      expect(await estimate()).toBe(20);
+    } finally {
+      await store.close();
+      await pglite.close();
+    }
   });
 });

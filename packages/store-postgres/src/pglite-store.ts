@@ -19,6 +19,8 @@ export interface PGliteStoreOptions {
   /** The schema holding payrail's tables, created if missing. Default `payrail`. */
   readonly schema?: string;
   readonly retry?: RetryPolicy;
+  /** Run `ANALYZE` after this many committed units of work (PGlite has no autovacuum). */
+  readonly analyzeEvery?: number;
 }
 
 export const createPGliteStore = async (
@@ -28,6 +30,7 @@ export const createPGliteStore = async (
   const executor = pgliteExecutor(db, {
     ownsDatabase: options.pglite === undefined,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.analyzeEvery === undefined ? {} : { analyzeEvery: options.analyzeEvery }),
   });
   return createSqlStore(executor, options.schema ?? defaultSchema);
 };

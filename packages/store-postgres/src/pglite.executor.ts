@@ -33,15 +33,35 @@ export interface PGliteExecutorOptions {
   /** Whether `close()` closes the database (true when the store opened it). */
   readonly ownsDatabase: boolean;
   readonly retry?: RetryPolicy;
+  /** Run `ANALYZE` after this many committed units of work (default 500). */
+  readonly analyzeEvery?: number;
 }
 
-export const pgliteExecutor = (db: PGlite, options: PGliteExecutorOptions): SqlExecutor => ({
-  ...sessionOf(db),
-  transaction: retryingTransactions(
+/**
+ * PGlite runs no autovacuum, so without this its planner never gets statistics: the outbox claim
+ * then reads every pending row before picking the oldest (docs/performance.md). A server's
+ * autovacuum does the same job; here the executor runs `ANALYZE` itself every so often, as a
+ * lone statement (it waits for any unit of work in progress).
+ */
+export const defaultAnalyzeEvery = 500;
+
+export const pgliteExecutor = (db: PGlite, options: PGliteExecutorOptions): SqlExecutor => {
+  const analyzeEvery = options.analyzeEvery ?? defaultAnalyzeEvery;
+  let committed = 0;
+  const transaction = retryingTransactions(
     <T>(work: (session: SqlSession) => Promise<T>) => db.transaction((tx) => work(sessionOf(tx))),
     options.retry ?? defaultRetryPolicy,
-  ),
-  async close() {
-    if (options.ownsDatabase) await db.close();
-  },
-});
+  );
+  return {
+    ...sessionOf(db),
+    async transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
+      const result = await transaction(work);
+      committed += 1;
+      if (committed % analyzeEvery === 0) await db.exec('ANALYZE');
+      return result;
+    },
+    async close() {
+      if (options.ownsDatabase) await db.close();
+    },
+  };
+};
