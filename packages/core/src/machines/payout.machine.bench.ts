@@ -4,44 +4,16 @@
  */
 import { bench, describe } from 'vitest';
 import { decide, start } from './effects.js';
+import { payoutInput, T0 } from './payout.fixtures.test-support.js';
 import {
   type PayoutEvent,
-  type PayoutInput,
   payoutMachine,
   payoutStatusOf,
   persistPayout,
   restorePayout,
 } from './payout.machine.js';
 
-const T0 = 1_700_000_000;
-
-const input: PayoutInput = {
-  payout_id: 'po_1',
-  account_id: 'acc_1',
-  reference: 'ref-1',
-  client_request_id: 'req-1',
-  currency: 'USD',
-  amount: '100.00',
-  fee: '1.50',
-  fee_bearer: 'merchant',
-  notify_url: 'https://merchant.example/payouts',
-  beneficiary_id: 'ben_1',
-  beneficiary_account_id: 'bacc_1',
-  verification_enabled: false,
-  auto_approve: false,
-  verification: {
-    beneficiary_name: 'Ada Lovelace',
-    network_code: 'WALLETA',
-    account_type: null,
-    beneficiary_account: {
-      network_code: 'WALLETA',
-      display_name: 'main',
-      fields_masked: { walleta_email: 'a***@example.com' },
-    },
-  },
-  submit: true,
-  at: T0,
-};
+const input = payoutInput();
 
 /** pending_review -> approved -> processing (hold) -> completed (settle): 4 effects-bearing steps. */
 const approve: PayoutEvent = { type: 'payout.review.approve', at: T0 + 1 };

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createPostgresStore, postgresOracle } from '@payrail/store-postgres';
 import { Client } from 'pg';
-import { describe, it } from 'vitest';
+import { describe } from 'vitest';
 import { runDispatcherSuite } from './dispatcher.suite.test-support.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -38,15 +38,17 @@ const dropSchema = async (schema: string): Promise<void> => {
 
 const unavailable = await probe();
 
-if (unavailable !== undefined && process.env.CI !== 'true') {
-  describe('the webhook dispatcher on the PostgreSQL server', () => {
-    it.skip(`needs PostgreSQL at ${serverUrl} (${unavailable})`, () => undefined);
-  });
+// Without a server the suite is skipped locally with a message; under CI=true it runs and fails,
+// since a skipped suite in CI is a defect.
+const skipLocally = unavailable !== undefined && process.env.CI !== 'true';
+if (skipLocally) {
   console.warn(
     `PostgreSQL does not answer at ${serverUrl} (${unavailable}): the dispatcher's server tests ` +
       'are skipped. Start PostgreSQL or set DATABASE_URL to run them.',
   );
-} else {
+}
+
+describe.skipIf(skipLocally)('on a PostgreSQL server', () => {
   runDispatcherSuite({
     name: 'the PostgreSQL server',
     open: async () => {
@@ -64,4 +66,4 @@ if (unavailable !== undefined && process.env.CI !== 'true') {
       };
     },
   });
-}
+});
