@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The `payrail` command: runs the TypeScript CLI in this process through tsx's loader, so its
-// exit code and signals are the command's own.
-import { register } from 'tsx/esm/api';
-
-register();
-await import(new URL('../src/cli.ts', import.meta.url).href);
+// The `payrail` command: the compiled CLI, in this process, so its exit code and signals are the
+// command's own.
+await import('../dist/cli.js');

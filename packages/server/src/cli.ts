@@ -1,4 +1,4 @@
-/** The `payrail` command (bin/payrail.js runs it through tsx). */
+/** The `payrail` command (bin/payrail.js runs the compiled dist/cli.js). */
 import { runCli } from './cli-commands.js';
 
 const code = await runCli(process.argv.slice(2), {

@@ -14,8 +14,8 @@ import {
   printedAdminToken,
   runProcess,
   type ServerProcess,
+  serverMain,
   startServerProcess,
-  tsxCli,
   walkthrough,
 } from './server-process.test-support.js';
 
@@ -94,7 +94,7 @@ describe('the server process on the embedded store', () => {
     expect(refused.stderr).toMatch(/^payrail: the server refused: .+ \(HTTP 40\d, code \d+\)/);
 
     // One process per data directory.
-    const second = await runProcess([tsxCli, 'src/main.ts'], {
+    const second = await runProcess(serverMain, {
       PORT: '0',
       PAYRAIL_DATA_DIR: dataDir,
       PAYRAIL_ADMIN_TOKEN: adminToken,
@@ -127,7 +127,7 @@ describe('the server process on the embedded store', () => {
   });
 
   it('refuses insecure webhooks in live with a clear startup error', async () => {
-    const result = await runProcess([tsxCli, 'src/main.ts'], {
+    const result = await runProcess(serverMain, {
       PAYRAIL_ENV: 'live',
       PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1',
       PAYRAIL_DATA_DIR: dataDir,

@@ -1,18 +1,17 @@
 /**
- * The real server process, started as `pnpm start` starts it (`tsx src/main.ts` in this
- * package), and the walkthrough of the README run against it over real HTTP.
+ * The real server process, started as `pnpm start` starts it (`node dist/main.js` in this
+ * package: the build, with plain node), and the walkthrough of the README run against it over
+ * real HTTP.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { permissions } from '@payrail/engine';
 import { expect } from 'vitest';
 import type { EnvRecord } from './config.js';
 
 export const packageDir = fileURLToPath(new URL('..', import.meta.url));
-export const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-/** The server as one process (no `tsx` parent), so that a signal reaches the server itself. */
-export const serverInThisProcess: readonly string[] = ['--import', 'tsx', 'src/main.ts'];
+/** The built server, run by plain `node` in one process, so a signal reaches the server itself. */
+export const serverMain: readonly string[] = ['dist/main.js'];
 
 /** The test runner's environment without anything that configures payrail. */
 const baseEnv = (): Record<string, string> => {
@@ -68,15 +67,11 @@ export const runProcess = (
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 
-/**
- * `tsx src/main.ts`, as `pnpm start` runs it; resolves once it prints where it listens. `tsx`
- * runs the server in a child process, which a SIGKILL of `tsx` would leave running: a test that
- * kills the server passes `serverInThisProcess` (`node --import tsx src/main.ts`).
- */
+/** `node dist/main.js`, as `pnpm start` runs it; resolves once it prints where it listens. */
 export const startServerProcess = (
   env: EnvRecord,
   timeoutMs = 60_000,
-  args: readonly string[] = [tsxCli, 'src/main.ts'],
+  args: readonly string[] = serverMain,
 ): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {

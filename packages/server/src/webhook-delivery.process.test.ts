@@ -18,7 +18,6 @@ import {
   adminToken,
   ok,
   type ServerProcess,
-  serverInThisProcess,
   startServerProcess,
 } from './server-process.test-support.js';
 
@@ -97,7 +96,6 @@ const start = async () => {
       PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1',
     },
     60_000,
-    serverInThisProcess,
   );
   running.push(server);
   return server;

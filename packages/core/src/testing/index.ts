@@ -1,0 +1,2 @@
+/** @payrail/core/testing: placeholder until the arbitraries move here. */
+export {};
