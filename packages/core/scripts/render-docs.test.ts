@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  docsDir,
   errorsDocUrl,
   machines,
   machinesDocUrl,
@@ -23,5 +24,15 @@ describe('generated docs', () => {
     for (const name of Object.keys(machines)) {
       expect(current).toContain(`<!-- diagram:${name} -->`);
     }
+  });
+
+  it('docs/testing.md shows the host example exactly as its test file runs it', () => {
+    const example = readFileSync(
+      new URL('../src/testing/host-example.prop.test.ts', import.meta.url),
+      'utf8',
+    );
+    const doc = readFileSync(new URL('testing.md', docsDir), 'utf8');
+    expect(doc).toContain(`\`\`\`ts\n${example}\`\`\`\n`);
+    expect(doc).toContain('packages/core/src/testing/host-example.prop.test.ts');
   });
 });

@@ -1,16 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The core is pure: it decides, the adapters act. These guards read the source, so a Node
 // built-in, an I/O global or a sibling package cannot slip into packages/core/src unnoticed.
+// src/testing (the `@payrail/core/testing` entry) is held to the same rules, except that it may
+// import its optional peer fast-check; nothing outside it may, not even through a relative import.
 
 const coreRoot = fileURLToPath(new URL('..', import.meta.url));
 const srcRoot = join(coreRoot, 'src');
+const testingRoot = join(srcRoot, 'testing');
 
 const allowedDependencies = ['xstate', 'decimal.js', 'fp-ts', 'io-ts', '@noble/hashes'];
+/** Optional peers that only the testing entry may import. */
+const testingDependencies = ['fast-check'];
+
+const isUnder = (dir: string, path: string): boolean => path.startsWith(`${dir}${sep}`);
 
 const isTestFile = (path: string): boolean =>
   /\.test\.ts$|\.test-support\.ts$|\.bench\.ts$/.test(path);
@@ -44,9 +51,14 @@ const packageNameOf = (specifier: string): string =>
     ? specifier.split('/').slice(0, 2).join('/')
     : (specifier.split('/')[0] ?? specifier);
 
-/** What is wrong with one import of the core, or undefined when it is allowed. */
-const importViolation = (specifier: string): string | undefined => {
-  if (specifier.startsWith('.')) return undefined;
+/** What is wrong with one import of the core file at `path`, or undefined when it is allowed. */
+const importViolation = (path: string, specifier: string): string | undefined => {
+  const inTesting = isUnder(testingRoot, path);
+  if (specifier.startsWith('.')) {
+    return !inTesting && isUnder(testingRoot, resolve(dirname(path), specifier))
+      ? 'the testing entry, which needs fast-check'
+      : undefined;
+  }
   if (
     specifier.startsWith('node:') ||
     builtins.has(specifier) ||
@@ -55,9 +67,12 @@ const importViolation = (specifier: string): string | undefined => {
     return 'a Node built-in';
   }
   if (specifier.startsWith('@payrail/')) return 'another @payrail package';
-  if (!allowedDependencies.includes(packageNameOf(specifier)))
-    return 'a package outside the allowed dependencies';
-  return undefined;
+  const name = packageNameOf(specifier);
+  if (allowedDependencies.includes(name)) return undefined;
+  if (testingDependencies.includes(name)) {
+    return inTesting ? undefined : 'a testing-only package outside src/testing';
+  }
+  return 'a package outside the allowed dependencies';
 };
 
 const globalsUsed = (source: string): string[] => {
@@ -70,6 +85,7 @@ const globalsUsed = (source: string): string[] => {
 };
 
 const files = sourceFiles(srcRoot).map((path) => ({
+  path,
   name: relative(coreRoot, path),
   source: readFileSync(path, 'utf8'),
 }));
@@ -100,14 +116,42 @@ describe('the guards themselves', () => {
   });
 
   it('classify imports', () => {
-    expect(importViolation('node:fs')).toBe('a Node built-in');
-    expect(importViolation('fs/promises')).toBe('a Node built-in');
-    expect(importViolation('crypto')).toBe('a Node built-in');
-    expect(importViolation('@payrail/engine')).toBe('another @payrail package');
-    expect(importViolation('fast-check')).toBe('a package outside the allowed dependencies');
-    expect(importViolation('fp-ts/lib/Either.js')).toBeUndefined();
-    expect(importViolation('@noble/hashes/sha3.js')).toBeUndefined();
-    expect(importViolation('../money/money.js')).toBeUndefined();
+    const codec = join(srcRoot, 'codecs', 'payout.codecs.ts');
+    expect(importViolation(codec, 'node:fs')).toBe('a Node built-in');
+    expect(importViolation(codec, 'fs/promises')).toBe('a Node built-in');
+    expect(importViolation(codec, 'crypto')).toBe('a Node built-in');
+    expect(importViolation(codec, '@payrail/engine')).toBe('another @payrail package');
+    expect(importViolation(codec, 'left-pad')).toBe('a package outside the allowed dependencies');
+    expect(importViolation(codec, 'fp-ts/lib/Either.js')).toBeUndefined();
+    expect(importViolation(codec, '@noble/hashes/sha3.js')).toBeUndefined();
+    expect(importViolation(codec, '../money/money.js')).toBeUndefined();
+  });
+
+  it('allow fast-check in src/testing only, and keep the rest of src away from src/testing', () => {
+    const codec = join(srcRoot, 'codecs', 'payout.codecs.ts');
+    const index = join(srcRoot, 'index.ts');
+    const arbitraries = join(testingRoot, 'payout.arbitraries.ts');
+    const outsideTesting = 'a testing-only package outside src/testing';
+    expect(importViolation(codec, 'fast-check')).toBe(outsideTesting);
+    expect(importViolation(index, 'fast-check')).toBe(outsideTesting);
+    expect(importViolation(join(srcRoot, 'testing-like', 'x.ts'), 'fast-check')).toBe(
+      outsideTesting,
+    );
+    expect(importViolation(arbitraries, 'fast-check')).toBeUndefined();
+    expect(importViolation(codec, '../testing/payout.arbitraries.js')).toBe(
+      'the testing entry, which needs fast-check',
+    );
+    expect(importViolation(index, './testing/index.js')).toBe(
+      'the testing entry, which needs fast-check',
+    );
+    expect(importViolation(arbitraries, './crypto-batch.arbitraries.js')).toBeUndefined();
+    expect(importViolation(arbitraries, '../codecs/payout.codecs.js')).toBeUndefined();
+    // The testing entry is otherwise as pure as the rest.
+    expect(importViolation(arbitraries, 'node:crypto')).toBe('a Node built-in');
+    expect(importViolation(arbitraries, '@payrail/engine')).toBe('another @payrail package');
+    expect(importViolation(arbitraries, 'left-pad')).toBe(
+      'a package outside the allowed dependencies',
+    );
   });
 
   it('see I/O globals in code but not in comments', () => {
@@ -122,14 +166,15 @@ describe('the guards themselves', () => {
 });
 
 describe('packages/core/src is pure', () => {
-  it('has source files to check', () => {
+  it('has source files to check, the testing entry among them', () => {
     expect(files.map((f) => f.name)).toContain(join('src', 'money', 'money.ts'));
+    expect(files.map((f) => f.name)).toContain(join('src', 'testing', 'payout.arbitraries.ts'));
   });
 
   it('imports no Node built-in, no other @payrail package, nothing outside its dependencies', () => {
-    const violations = files.flatMap(({ name, source }) =>
+    const violations = files.flatMap(({ path, name, source }) =>
       importsOf(source).flatMap((specifier) => {
-        const problem = importViolation(specifier);
+        const problem = importViolation(path, specifier);
         return problem === undefined ? [] : [`${name} imports '${specifier}': ${problem}`];
       }),
     );
@@ -145,17 +190,31 @@ describe('packages/core/src is pure', () => {
 });
 
 describe('packages/core/package.json', () => {
-  it(`depends only on ${allowedDependencies.join(', ')}`, () => {
-    const manifest = JSON.parse(readFileSync(join(coreRoot, 'package.json'), 'utf8')) as {
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
-      optionalDependencies?: Record<string, string>;
-    };
+  const manifest = JSON.parse(readFileSync(join(coreRoot, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    optionalDependencies?: Record<string, string>;
+  };
+
+  it(`depends only on ${[...allowedDependencies, ...testingDependencies].join(', ')}`, () => {
     const declared = Object.keys({
       ...manifest.dependencies,
       ...manifest.peerDependencies,
       ...manifest.optionalDependencies,
     });
-    expect(declared.filter((name) => !allowedDependencies.includes(name))).toEqual([]);
+    expect(
+      declared.filter(
+        (name) => !allowedDependencies.includes(name) && !testingDependencies.includes(name),
+      ),
+    ).toEqual([]);
+  });
+
+  it(`leaves ${testingDependencies.join(', ')} to hosts that test: an optional peer only`, () => {
+    for (const name of testingDependencies) {
+      expect(manifest.dependencies?.[name]).toBeUndefined();
+      expect(manifest.optionalDependencies?.[name]).toBeUndefined();
+      expect(manifest.peerDependenciesMeta?.[name]?.optional).toBe(true);
+    }
   });
 });

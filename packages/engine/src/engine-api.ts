@@ -8,6 +8,7 @@
  * them (`{ payout }`, `{ order }`), lists as `{ items, total, limit, offset }`.
  */
 import type { Environment } from '@payrail/core';
+import type { ExecutionReport } from './payouts/payout-executor.js';
 import type { Outcome } from './unit-of-work.js';
 
 /** Query parameters as they arrive (`URLSearchParams` flattened). */
@@ -143,6 +144,16 @@ export interface Engine {
   /** Upstream providers' payment events (no API key: each provider's source IP allow-list). */
   readonly upstream: {
     receive: UseCase<[provider: string, request: UpstreamRequest]>;
+  };
+  /** The payout executor's door (live and sandbox): see `PayoutExecutor`. */
+  readonly executions: {
+    /**
+     * What happened to a payout the executor received: `{ status: 'processing' }`,
+     * `{ status: 'completed' }` or `{ status: 'failed', reason }`; the answer is `{ payout }`.
+     * Idempotent: a report the payout already reflects answers it as it is. Checked at run time
+     * too, with the catalogue's messages, for JavaScript hosts.
+     */
+    report(payoutId: string, report: ExecutionReport): Promise<Outcome<Data>>;
   };
   /** The merchant's answers to payout callbacks, for the webhook dispatcher that delivers them. */
   readonly callbacks: {

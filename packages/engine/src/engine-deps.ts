@@ -3,7 +3,15 @@
  * The server builds these from configuration; tests build them with a memory store, a fixed
  * clock and counting ids.
  */
-import type { AcquiringProvider, Clock, Environment, IdGenerator, Store } from '@payrail/core';
+import type {
+  AcquiringProvider,
+  Clock,
+  DepositAddressProvider,
+  Environment,
+  IdGenerator,
+  Store,
+} from '@payrail/core';
+import type { EngineInspector } from './inspection.js';
 import type { OutboundUrlGuardPort } from './outbound-url-guard.port.js';
 import type { PayoutExecutor } from './payouts/payout-executor.js';
 
@@ -41,6 +49,19 @@ export interface EngineDeps {
   readonly outboundUrlGuard?: OutboundUrlGuardPort;
   /** Providers of `POST /upstream/acquiring/{provider}`, by name; none: every name is unknown. */
   readonly acquiringProviders?: readonly AcquiringProvider[];
+  /**
+   * Allocates acquiring orders' deposit addresses. Default in the sandbox: addresses derived from
+   * the order id (`sandboxDepositAddresses`). Live has no default: without one, creating an order
+   * answers `no available pay tokens for current account`, and registering `acquiringProviders`
+   * without one is refused when the engine is built.
+   */
+  readonly depositAddresses?: DepositAddressProvider;
+  /**
+   * Receives XState inspection events for every committed machine decision (actor id = the
+   * payout, order or batch id), e.g. `createWebSocketInspector().inspect` from
+   * `@statelyai/inspect`. Absent: nothing is noted, at no cost.
+   */
+  readonly inspect?: EngineInspector;
   /**
    * Sandbox: runs after `/admin/sandbox/clock/advance` fired the due timers, so the host's
    * background work that reads this clock (the webhook dispatcher's retries) moves too.

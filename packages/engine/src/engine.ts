@@ -5,13 +5,21 @@
 
 import { accessUseCases } from './access/access-use-cases.js';
 import { acquiringUseCases } from './acquiring/acquiring-use-cases.js';
+import { requireDepositAddressesForProviders } from './acquiring/deposit-addresses.js';
 import type { Engine } from './engine-api.js';
 import type { EngineDeps } from './engine-deps.js';
+import { inspectingStore } from './inspection.js';
 import { payoutUseCases } from './payouts/payout-use-cases.js';
 import { upstreamUseCases } from './upstream/upstream-use-cases.js';
 import { timerWorker } from './workers/timer-worker.js';
 
-export const createEngine = (deps: EngineDeps): Engine => {
+export const createEngine = (given: EngineDeps): Engine => {
+  requireDepositAddressesForProviders(given);
+  // Only a watched engine pays for noting its decisions.
+  const deps: EngineDeps =
+    given.inspect === undefined
+      ? given
+      : { ...given, store: inspectingStore(given.store, given.inspect) };
   const access = accessUseCases(deps);
   const payouts = payoutUseCases(deps);
   const acquiring = acquiringUseCases(deps);
@@ -34,6 +42,7 @@ export const createEngine = (deps: EngineDeps): Engine => {
       advanceClock: workers.advanceClock,
     },
     upstream: upstreamUseCases(deps),
+    executions: payouts.executions,
     callbacks: { verificationAnswered: payouts.answerVerification },
     workers: { runDueTimers: workers.runDueTimers },
   };

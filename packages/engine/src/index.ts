@@ -1,11 +1,21 @@
 export { minKeySecretBytes } from './access/api-key-token.js';
 export { deliveredEventIdOf, redeliveryEventId } from './access/webhook-management.js';
 export * from './access-control.js';
+export { sandboxDepositAddresses } from './acquiring/deposit-addresses.js';
 export { sandboxRequiredConfirmations } from './acquiring/sandbox-payments.js';
 export * from './commit-effects.js';
 export * from './engine.js';
 export * from './engine-api.js';
 export * from './engine-deps.js';
+export type {
+  EngineInspectionEvent,
+  EngineInspector,
+  InspectedActorRef,
+  InspectedEvent,
+  InspectedInitEvent,
+  InspectedMachine,
+  InspectedSnapshot,
+} from './inspection.js';
 export type { OutboundUrlGuardPort, OutboundUrlKind } from './outbound-url-guard.port.js';
 export type * from './payouts/payout-executor.js';
 export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';

@@ -1,11 +1,15 @@
 /**
- * @payrail/server: the wiring. `parseConfig` reads decisions §10's environment, `startPayrail`
- * serves payrail from it; `main.ts` is `pnpm start` and `cli.ts` the `payrail` command.
+ * @payrail/server: the wiring. `createPayrail` embeds payrail in a host's process (a typed
+ * facade, the HTTP app, the background loops); `parseConfig` reads decisions §10's environment
+ * and `startPayrail` serves payrail from it; `main.ts` is `pnpm start` and `cli.ts` the
+ * `payrail` command.
  */
 export * from './cli-arguments.js';
 export * from './cli-commands.js';
 export * from './config.js';
+export * from './create-payrail.js';
 export * from './credentials.js';
 export * from './data-dir-lock.js';
+export * from './facade.js';
 export * from './payrail-server.js';
 export * from './timer-loop.js';

@@ -1,28 +1,16 @@
 /**
- * The wiring: the one place that knows every package. Opens the store (PGlite in the data
- * directory, or a PostgreSQL pool; both migrate on open), seeds the sandbox catalogue, builds
- * the engine and the HTTP app, listens, and runs the timer loop and the webhook dispatcher;
- * `stop()` undoes it in order.
+ * The server: opens the store the configuration names (PGlite in the data directory, or a
+ * PostgreSQL pool; both migrate on open), embeds payrail in it with `createPayrail`, listens,
+ * and starts payrail's timer loop and webhook dispatcher; `stop()` undoes it in order.
  */
 import { createServer } from 'node:net';
-import { hostname } from 'node:os';
-import { checkoutPages } from '@payrail/checkout';
 import type { Store } from '@payrail/core';
-import {
-  adjustableClock,
-  createEngine,
-  type EngineSettings,
-  randomIds,
-  seedSandboxCatalogue,
-  systemClock,
-} from '@payrail/engine';
-import { createApp, type RunningServer, serve } from '@payrail/http';
+import { type RunningServer, serve } from '@payrail/http';
 import { sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createPGliteStore, createPostgresStore } from '@payrail/store-postgres';
-import { createDispatcher, createOutboundUrlGuard, type Dispatcher } from '@payrail/webhooks';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
+import { createPayrail } from './create-payrail.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
-import { errorSummary, startTimerLoop, type TimerLoop } from './timer-loop.js';
 
 export interface PayrailServerOptions {
   readonly config: ServerConfig;
@@ -103,88 +91,34 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
   let running: RunningServer | undefined;
   try {
     store = options.store ?? (await openStore(config));
-    const ids = randomIds;
-    // The sandbox's test clock (`/admin/sandbox/clock/advance`) moves this one; it starts at
-    // the wall clock on every start.
-    const clock = config.environment === 'sandbox' ? adjustableClock() : systemClock;
-    if (config.environment === 'sandbox') await seedSandboxCatalogue(store, ids, clock);
-
-    // The engine reads checkout_url's base once, when built: with PORT=0 and no public URL the
-    // port is chosen first, so the default public URL can name it.
+    // checkout_url names the public URL: with PORT=0 and none configured the port is chosen
+    // first, so the default public URL can name it.
     const port =
       config.port === 0 && config.publicUrl === undefined
         ? await pickFreePort(config.host)
         : config.port;
     const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, port);
-    const settings: EngineSettings = {
-      environment: config.environment,
-      checkoutBaseUrl: `${publicUrl}/checkout`,
-      allowInsecureWebhooks: config.allowInsecureWebhooks,
-      keySecret: options.keySecret,
-    };
-    // The SSRF guard at create time; the dispatcher runs it again on the address it connects to.
-    const outboundUrlGuard = createOutboundUrlGuard({
-      allowInsecure: config.allowInsecureWebhooks,
-    });
-    // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
-    // the engine runs it after firing the timers (it is built below, with the engine's callbacks).
-    let dispatcher: Dispatcher | undefined;
-    const afterClockAdvance = async (): Promise<void> => {
-      await dispatcher?.runOnce().catch((error: unknown) => {
-        log(`webhook dispatcher failed: ${errorSummary(error)}`);
-      });
-    };
-    const engine = createEngine({
+    const payrail = await createPayrail({
       store,
-      clock,
-      ids,
-      settings,
-      outboundUrlGuard,
-      afterClockAdvance,
+      environment: config.environment,
+      keySecret: options.keySecret,
+      publicUrl,
+      adminToken: options.adminToken,
+      allowInsecureWebhooks: config.allowInsecureWebhooks,
+      rateLimit: { requestsPerSecond: config.rateLimit },
+      trustedProxies: config.trustedProxies,
       // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
       acquiringProviders:
         config.environment === 'sandbox'
           ? [sandboxAcquiringProvider({ allowedSources: config.upstreamSandboxSources })]
           : [],
+      log,
+      timerIntervalMs: options.timerIntervalMs ?? 1000,
+      dispatchIntervalMs: options.dispatchIntervalMs ?? 500,
     });
-    const app = createApp({
-      engine,
-      adminToken: options.adminToken,
-      rateLimit: { requestsPerSecond: config.rateLimit },
-      trustedProxies: config.trustedProxies,
-      logInternalError: ({ method, path, error }) => {
-        log(`${method} ${path} failed: ${errorSummary(error)}`);
-      },
-    });
-    // The hosted checkout page at checkout_url; it calls the app's `/checkout/api/...` itself.
-    app.route(
-      '/checkout',
-      checkoutPages({
-        order: (orderId) => engine.checkout.order(orderId),
-        now: () => clock.now(),
-        logError: (error) => log(`checkout page failed: ${errorSummary(error)}`),
-      }),
-    );
-    running = await serve(app, { port, hostname: config.host });
+    running = await serve(payrail.app, { port, hostname: config.host });
     const listening = running;
-
-    const worker = `${hostname()}:${process.pid}`;
-    const loop: TimerLoop = startTimerLoop({
-      run: () => engine.workers.runDueTimers(worker),
-      intervalMs: options.timerIntervalMs ?? 1000,
-      log,
-    });
-    const webhooks = createDispatcher({
-      store,
-      clock,
-      ids,
-      callbacks: engine.callbacks,
-      allowInsecure: config.allowInsecureWebhooks,
-      worker,
-      log,
-    });
-    dispatcher = webhooks;
-    webhooks.start({ intervalMs: options.dispatchIntervalMs ?? 500 });
+    payrail.start();
 
     const openStoreRef = store;
     let stopping: Promise<void> | undefined;
@@ -195,8 +129,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
         stopping ??= (async () => {
           await Promise.all([
             closeHttp(listening, options.shutdownGraceMs ?? 10_000),
-            loop.stop(),
-            webhooks.stop(),
+            payrail.stop(),
           ]);
           if (options.store === undefined) await openStoreRef.close();
           await lock?.release();

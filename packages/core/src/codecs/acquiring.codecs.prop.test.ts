@@ -9,7 +9,7 @@ import {
   sameOriginPathArb,
   usdAmountArb,
   usdScaled,
-} from './acquiring.arbitraries.test-support.js';
+} from '../testing/acquiring.arbitraries.js';
 import {
   AcquiringOrderCreateRequest,
   decodeAcquiringOrderCreate,

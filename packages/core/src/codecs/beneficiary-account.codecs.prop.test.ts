@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { BeneficiaryAccount, decodeBeneficiaryAccount } from './beneficiary-account.codecs.js';
-import { decodeWith } from './decode.js';
 import {
   brokenBeneficiaryAccounts,
   sandboxLookup,
   validBeneficiaryAccount,
-} from './payout.arbitraries.test-support.js';
+} from '../testing/payout.arbitraries.js';
+import { BeneficiaryAccount, decodeBeneficiaryAccount } from './beneficiary-account.codecs.js';
+import { decodeWith } from './decode.js';
 
 const decode = (input: unknown) =>
   decodeBeneficiaryAccount(input, { lookupNetwork: sandboxLookup });

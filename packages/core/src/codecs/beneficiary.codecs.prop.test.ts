@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { Beneficiary, BeneficiaryFields, requireBeneficiaryFields } from './beneficiary.codecs.js';
-import { decodeWith } from './decode.js';
 import {
   blankOrMissing,
   brokenBeneficiaryFields,
   validBeneficiary,
   validBeneficiaryFields,
-} from './payout.arbitraries.test-support.js';
+} from '../testing/payout.arbitraries.js';
+import { Beneficiary, BeneficiaryFields, requireBeneficiaryFields } from './beneficiary.codecs.js';
+import { decodeWith } from './decode.js';
 
 const decodeFields = decodeWith(BeneficiaryFields);
 const decodeBeneficiary = decodeWith(Beneficiary);

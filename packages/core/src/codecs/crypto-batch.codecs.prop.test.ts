@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { isEvmAddress, isTronAddress } from './addresses.js';
 import {
   decodedAccountOf,
   evmAddress,
   tronAddress,
-  type ValidCreateRequest,
-  validCreateRequest,
-  validCreateRequestOf,
+  type ValidCryptoBatchCreate,
+  validCryptoBatchCreate,
+  validCryptoBatchCreateOf,
   validItems,
   type WireCryptoBatchItem,
-} from './crypto-batch.arbitraries.test-support.js';
+} from '../testing/crypto-batch.arbitraries.js';
+import { isEvmAddress, isTronAddress } from './addresses.js';
 import {
   decodeCryptoBatchCreateRequest,
   decodeCryptoBatchItemsRequest,
@@ -32,7 +32,7 @@ const atScale6 = (amount: string): string => {
 };
 
 /** Requests that break one rule need no size: small ones keep the properties fast. */
-const smallRequest = validCreateRequestOf(20);
+const smallRequest = validCryptoBatchCreateOf(20);
 
 /** A request and the index of one of its items. */
 const requestAndIndex = smallRequest.chain((request) =>
@@ -41,7 +41,7 @@ const requestAndIndex = smallRequest.chain((request) =>
 
 /** Replaces item `i` by `patch(item)`. */
 const patchItem = (
-  request: ValidCreateRequest,
+  request: ValidCryptoBatchCreate,
   i: number,
   patch: (item: Record<string, unknown>) => Record<string, unknown>,
 ): Record<string, unknown> => ({
@@ -92,7 +92,7 @@ const brokenTron = (address: string, how: number): string => {
 describe('crypto batch codec properties', () => {
   it('every valid batch decodes, item for item, amounts at scale 6', () => {
     fc.assert(
-      fc.property(validCreateRequest, (request) => {
+      fc.property(validCryptoBatchCreate, (request) => {
         const decoded = decodeCryptoBatchCreateRequest(wire(request));
         expect(E.isRight(decoded)).toBe(true);
         if (E.isLeft(decoded)) return;
@@ -222,7 +222,7 @@ describe('crypto batch codec properties', () => {
     });
 
     it('duplicate order_no in request / duplicate receiving address in batch request', () => {
-      const twoItems = validCreateRequestOf(20, 2).chain((request) =>
+      const twoItems = validCryptoBatchCreateOf(20, 2).chain((request) =>
         fc.tuple(
           fc.constant(request),
           fc

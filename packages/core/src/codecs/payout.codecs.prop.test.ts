@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { decodeWith } from './decode.js';
 import {
   type Broken,
   blankOrMissing,
@@ -17,7 +16,8 @@ import {
   validPayoutCreate,
   validPayoutCreateById,
   validPayoutCreateInline,
-} from './payout.arbitraries.test-support.js';
+} from '../testing/payout.arbitraries.js';
+import { decodeWith } from './decode.js';
 import { decodePayoutCreate, PayoutCreateRequest } from './payout.codecs.js';
 
 type Body = Record<string, unknown>;

@@ -5,7 +5,7 @@ import {
   httpsUrlArb,
   webhookCreateInputArb,
   webhookUpdateInputArb,
-} from './acquiring.arbitraries.test-support.js';
+} from '../testing/acquiring.arbitraries.js';
 import {
   decodeWebhookCreate,
   decodeWebhookUpdate,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { addressPool, poolItem } from '../codecs/crypto-batch.arbitraries.test-support.js';
 import type { CryptoBatchItem } from '../codecs/crypto-batch.codecs.js';
+import { addressPool, poolItem } from '../testing/crypto-batch.arbitraries.js';
 import {
   batchRefusalOf,
   type CryptoBatchEvent,

@@ -3,8 +3,8 @@
  * the persisted snapshot's round trip through JSON, as a store column holds it.
  */
 import { bench, describe } from 'vitest';
+import { payoutInput, T0 } from '../testing/payout.fixtures.js';
 import { decide, start } from './effects.js';
-import { payoutInput, T0 } from './payout.fixtures.test-support.js';
 import {
   type PayoutEvent,
   payoutMachine,

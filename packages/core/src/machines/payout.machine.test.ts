@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { type ActorOptions, createActor, type InspectionEvent } from 'xstate';
 import type { ErrorKey } from '../errors/error-catalogue.js';
 import { isBalanced, type Journal } from '../ledger/ledger.js';
+import { payoutInput, T0 } from '../testing/payout.fixtures.js';
 import { eventIdOf } from '../webhooks/webhook-envelope.js';
 import { type DomainEvent, decide, type Effect, start } from './effects.js';
-import { payoutInput, T0 } from './payout.fixtures.test-support.js';
 import {
   allowedPayoutCombinations,
   executionStatusOf,

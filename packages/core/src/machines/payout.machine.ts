@@ -4,7 +4,7 @@
  * accepted event bumps `revision` and yields its effects as data (outbox events, ledger journals,
  * the execution request), which the engine commits with the snapshot in one unit of work.
  */
-import { assign, type SnapshotFrom, setup } from 'xstate';
+import { assign, type Snapshot, type SnapshotFrom, setup } from 'xstate';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { payoutHoldJournal, payoutReleaseJournal, payoutSettleJournals } from '../ledger/ledger.js';
 import { type FeeBearer, type PayoutCharges, payoutCharges } from '../money/fees.js';
@@ -685,13 +685,28 @@ export const persistPayout = (snapshot: PayoutSnapshot): PersistedPayout => ({
   snapshot: payoutMachine.getPersistedSnapshot(snapshot) as unknown as PersistedPayout['snapshot'],
 });
 
-/** A snapshot back from stored JSON, ready for `decide`; refuses another format version. */
-export const restorePayout = (persisted: PersistedPayout): PayoutSnapshot => {
+const assertPayoutVersion = (persisted: PersistedPayout): void => {
   if (persisted.version !== payoutSnapshotVersion) {
     throw new TypeError(`unsupported payout snapshot version: ${String(persisted.version)}`);
   }
+};
+
+/** A snapshot back from stored JSON, ready for `decide`; refuses another format version. */
+export const restorePayout = (persisted: PersistedPayout): PayoutSnapshot => {
+  assertPayoutVersion(persisted);
   return payoutMachine.resolveState({
     value: persisted.snapshot.value as PayoutSnapshot['value'],
     context: persisted.snapshot.context,
   });
+};
+
+/**
+ * What a live actor resumes from, given the stored JSON (`resumeActor(payoutMachine, ...)`): the
+ * persisted snapshot inside the versioned wrapper, since the wrapper itself makes XState throw.
+ * Refuses another format version, as `restorePayout` does.
+ */
+export const payoutActorSnapshot = (persisted: PersistedPayout): Snapshot<unknown> => {
+  assertPayoutVersion(persisted);
+  // XState types a persisted snapshot as a live one, whose `output` and `error` JSON leaves out.
+  return persisted.snapshot as unknown as Snapshot<unknown>;
 };

@@ -120,7 +120,7 @@ export interface PayoutRecord extends RecordMeta {
   readonly review_status: string;
   readonly execution_status: string;
   readonly batch_id: string | null;
-  /** `payoutMachine.getPersistedSnapshot(...)`. */
+  /** A `PersistedPayout` (`persistPayout`): the versioned wrapper, not the bare XState snapshot. */
   readonly snapshot: unknown;
 }
 

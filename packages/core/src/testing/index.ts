@@ -1,2 +1,9 @@
-/** @payrail/core/testing: placeholder until the arbitraries move here. */
-export {};
+/**
+ * @payrail/core/testing: the fast-check arbitraries and fixtures payrail's own property tests
+ * use, for hosts that property-test their integration (docs/testing.md). Needs fast-check, an
+ * optional peer dependency; nothing in `@payrail/core` itself imports this entry.
+ */
+export * from './acquiring.arbitraries.js';
+export * from './crypto-batch.arbitraries.js';
+export * from './payout.arbitraries.js';
+export * from './payout.fixtures.js';

@@ -35,12 +35,17 @@ import { requirePermission } from '../access-control.js';
 import { commitEffects } from '../commit-effects.js';
 import type { Caller, Data, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { noteStart } from '../inspection.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { checkoutOrderViewOf, orderAnswerOf, orderViewOf } from './acquiring-views.js';
 import { batchUseCases } from './batch-use-cases.js';
 import { unitOfWorkWithRetry } from './conflict-retry.js';
-import { assignDepositAddress, depositAddressOf } from './deposit-addresses.js';
+import {
+  depositAddressProviderOf,
+  recordDepositAddress,
+  requestDepositAddress,
+} from './deposit-addresses.js';
 import { merchantAccount } from './merchant-account.js';
 import { applyOrderEvent, applyPaymentEvent, orderRouting, settleExpiry } from './order-events.js';
 import { type LoadedOrder, loadOrder, newOrderRecord, restoreOrder } from './order-store.js';
@@ -76,6 +81,7 @@ const insertOrder = async (
 
 export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
   const checkoutBaseUrl = deps.settings.checkoutBaseUrl;
+  const depositAddresses = depositAddressProviderOf(deps);
   const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
     unitOfWorkWithRetry(deps.store, work);
 
@@ -110,6 +116,8 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
           defaultPayTokens: account.default_pay_tokens,
         }),
       );
+      // Live without a deposit address provider: no order could ever be paid.
+      if (depositAddresses === undefined) refuse(payrailError('no_available_pay_tokens'));
       orRefuse(
         validateNotifyWebhook(await tx.webhooks.get(request.notify_webhook_id, account.account_id)),
       );
@@ -131,7 +139,12 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
               network: token.network,
               currency: token.currency,
               token_id: token.id,
-              address: depositAddressOf(orderId, token.network),
+              address: await requestDepositAddress(depositAddresses, {
+                order_id: orderId,
+                account_id: account.account_id,
+                network: token.network,
+                token_id: token.id,
+              }),
             };
       const input: AcquiringOrderInput = {
         order_id: orderId,
@@ -155,9 +168,10 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
         at: now,
       };
       const { snapshot, effects } = start(acquiringOrderMachine, input);
+      noteStart(tx, { machine: acquiringOrderMachine, id: orderId, input, snapshot });
       await insertOrder(tx, newOrderRecord(snapshot));
       if (selected !== null) {
-        await assignDepositAddress(tx, deps.ids, input, selected.network, now);
+        await recordDepositAddress(tx, deps.ids, input, selected.network, selected.address, now);
       }
       await commitEffects(tx, deps.ids, effects, orderRouting(snapshot), now);
       return orderAnswerOf(snapshot, checkoutBaseUrl);
@@ -244,13 +258,20 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
       const token = orRefuse(
         decodePayTokenSelection(body, order.snapshot.context.allowed_pay_currencies),
       );
+      const context = order.snapshot.context;
+      const address = await requestDepositAddress(depositAddresses, {
+        order_id: context.order_id,
+        account_id: context.account_id,
+        network: token.network,
+        token_id: token.id,
+      });
       const selected = await applyOrderEvent(deps, tx, order, {
         type: 'acquiring.order.select_token',
         token_id: token.id,
-        address: depositAddressOf(orderId, token.network),
+        address,
         at: now,
       });
-      await assignDepositAddress(tx, deps.ids, selected.snapshot.context, token.network, now);
+      await recordDepositAddress(tx, deps.ids, context, token.network, address, now);
       return { order: checkoutOrderViewOf(selected.snapshot) };
     });
   };
@@ -268,7 +289,17 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
         refuse(payrailError('network_currency_not_allowed'));
       }
       const network = payTokens[request.token_id].network;
-      const address = await assignDepositAddress(tx, deps.ids, context, network, now);
+      // The address the order already shows on that network, else the provider's.
+      const address =
+        context.selected_token?.network === network
+          ? context.selected_token.address
+          : await requestDepositAddress(depositAddresses, {
+              order_id: context.order_id,
+              account_id: context.account_id,
+              network,
+              token_id: request.token_id,
+            });
+      await recordDepositAddress(tx, deps.ids, context, network, address, now);
       const paymentId = request.payment_id ?? deps.ids.next('pay');
       const event = sandboxPaymentEvent(request, {
         payment_id: paymentId,

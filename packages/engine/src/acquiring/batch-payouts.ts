@@ -20,6 +20,7 @@ import {
   type CryptoBatchSnapshot,
   type CryptoCurrency,
   computeFee,
+  cryptoBatchMachine,
   cryptoBatchPayoutsOf,
   Decimal,
   formatAmount,
@@ -39,6 +40,7 @@ import {
 } from '@payrail/core';
 import { commitEffects } from '../commit-effects.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { noteStart } from '../inspection.js';
 import type { LinkedBeneficiary } from '../payouts/beneficiary-linking.js';
 import { verificationOf } from '../payouts/payout-commands.js';
 import { orRefuse, refuse } from '../unit-of-work.js';
@@ -271,6 +273,13 @@ export const createBatchPayouts = async (
       at,
     };
     const { snapshot, effects } = start(payoutMachine, input);
+    noteStart(tx, {
+      machine: payoutMachine,
+      id: payout.payout_id,
+      input,
+      snapshot,
+      parent: { machine: cryptoBatchMachine, id: batch.context.batch_id, snapshot: batch },
+    });
     const pair = payoutStatePairOf(snapshot);
     try {
       await tx.payouts.insert({

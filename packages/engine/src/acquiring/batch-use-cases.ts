@@ -14,6 +14,7 @@ import {
   BatchItemListQuery,
   batchRefusalOf,
   type CryptoBatchEvent,
+  type CryptoBatchInput,
   type CryptoBatchItem,
   type CryptoBatchSnapshot,
   type CryptoCurrency,
@@ -38,6 +39,7 @@ import {
 import { requirePermission } from '../access-control.js';
 import type { Caller, Data, Engine } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { noteDecision, noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import {
@@ -50,6 +52,20 @@ import {
 import { type LoadedBatch, loadBatch, newBatchRecord, saveBatch } from './batch-store.js';
 import { unitOfWorkWithRetry } from './conflict-retry.js';
 import { merchantAccount } from './merchant-account.js';
+
+const noteBatchDecision = (
+  tx: StoreTransaction,
+  batch: LoadedBatch,
+  event: CryptoBatchEvent,
+  after: CryptoBatchSnapshot,
+): void =>
+  noteDecision(tx, {
+    machine: cryptoBatchMachine,
+    id: batch.record.batch_id,
+    before: batch.snapshot,
+    event,
+    after,
+  });
 
 /** `data.batch`: the core's view, plus the notify_url when the batch has one. */
 const batchAnswerOf = (batch: Pick<LoadedBatch, 'snapshot' | 'notifyUrl'>): Data => ({
@@ -123,6 +139,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     const refusal = batchRefusalOf(batch.snapshot, event);
     if (refusal !== undefined) refuse(refusal);
     const { snapshot } = decide(cryptoBatchMachine, batch.snapshot, event);
+    noteBatchDecision(tx, batch, event, snapshot);
     if (cryptoBatchStatusOf(snapshot) === 'submitted') {
       const context = snapshot.context;
       await createBatchPayouts(deps, tx, snapshot, {
@@ -151,7 +168,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
       const notifyUrl = notifyUrlOf(body);
       if (notifyUrlRefusal !== undefined) refuse(notifyUrlRefusal);
       await checkConfiguration(tx, account, request, request.items, []);
-      const { snapshot } = start(cryptoBatchMachine, {
+      const input: CryptoBatchInput = {
         batch_id: deps.ids.next('bat'),
         account_id: account.account_id,
         currency: request.currency,
@@ -160,7 +177,9 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
         created_by_key_id: caller.key_id,
         submit: request.submit,
         at: now,
-      });
+      };
+      const { snapshot } = start(cryptoBatchMachine, input);
+      noteStart(tx, { machine: cryptoBatchMachine, id: input.batch_id, input, snapshot });
       await tx.cryptoBatches.insert(newBatchRecord(snapshot, notifyUrl));
       return batchAnswerOf({ snapshot, notifyUrl });
     });
@@ -202,6 +221,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
       if (refusal !== undefined) refuse(refusal);
       await checkConfiguration(tx, account, context, request.items, context.items);
       const { snapshot } = decide(cryptoBatchMachine, batch.snapshot, event);
+      noteBatchDecision(tx, batch, event, snapshot);
       return batchAnswerOf(await saveBatch(tx, batch, snapshot));
     });
   };

@@ -23,6 +23,7 @@ import {
 } from '@payrail/core';
 import { commitEffects, type EventRouting } from '../commit-effects.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { noteDecision } from '../inspection.js';
 import { refuse } from '../unit-of-work.js';
 import { findDepositAddress } from './deposit-addresses.js';
 import { type LoadedOrder, loadOrder, saveOrder } from './order-store.js';
@@ -47,6 +48,13 @@ export const applyOrderEvent = async (
   if (refusal !== undefined) refuse(refusal);
   const decision = decide(acquiringOrderMachine, order.snapshot, event);
   if (!decision.changed) return order;
+  noteDecision(tx, {
+    machine: acquiringOrderMachine,
+    id: order.record.order_id,
+    before: order.snapshot,
+    event,
+    after: decision.snapshot,
+  });
   const record = await saveOrder(tx, order.record, decision.snapshot);
   await commitEffects(tx, deps.ids, decision.effects, orderRouting(decision.snapshot), event.at);
   return { record, snapshot: decision.snapshot };

@@ -40,6 +40,7 @@ import { type Permission, requirePermission, requireProduct } from '../access-co
 import { commitEffects } from '../commit-effects.js';
 import type { Caller, Data, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { noteDecision, noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import {
@@ -310,6 +311,7 @@ export const payoutCommands = (deps: EngineDeps) => {
           at,
         };
         const { snapshot, effects } = start(payoutMachine, input);
+        noteStart(tx, { machine: payoutMachine, id: input.payout_id, input, snapshot });
         try {
           await tx.payouts.insert(newPayoutRecord(snapshot, routing, hash));
         } catch (error) {
@@ -541,6 +543,13 @@ export const applyPayoutEvent = async (
   const refusal = payoutRefusalOf(loaded.snapshot, event);
   if (refusal !== undefined) refuse(refusal);
   const { snapshot, effects } = decide(payoutMachine, loaded.snapshot, event);
+  noteDecision(tx, {
+    machine: payoutMachine,
+    id: loaded.record.payout_id,
+    before: loaded.snapshot,
+    event,
+    after: snapshot,
+  });
   await savePayout(tx, loaded, snapshot, routing);
   const notifyUrl = snapshot.context.notify_url;
   // A batch's payouts without a notify_url send no callbacks.

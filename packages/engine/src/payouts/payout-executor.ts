@@ -32,13 +32,44 @@ export interface PayoutExecutionRequest {
   };
 }
 
+/**
+ * What an executor reports about a payout it received, through `engine.executions.report`:
+ * the money is on its way (`processing`: amount + fee are held), arrived (`completed`: the hold
+ * is settled), or will not arrive (`failed`: the hold is released; `reason` becomes the payout's
+ * `execution_fail_reason`, at most 256 characters). `completed` or `failed` without `processing`
+ * first is fine: the payout passes through processing.
+ */
+export type ExecutionReport =
+  | { readonly status: 'processing' }
+  | { readonly status: 'completed' }
+  | { readonly status: 'failed'; readonly reason: string };
+
+export type ExecutionReportStatus = ExecutionReport['status'];
+
+/**
+ * Whoever really moves the money. In live mode it is the only way a payout completes:
+ *
+ * 1. `execute` receives each approved payout once it is committed (the `payout.execute` timer);
+ * 2. the executor sends the money, and reports each outcome with
+ *    `engine.executions.report(payout_id, { status: 'processing' | 'completed' })` or
+ *    `{ status: 'failed', reason }`, from wherever it learns it (its own worker, a bank webhook).
+ *
+ * The door is idempotent by payout id and status: a report the payout already reflects (the
+ * same status again, or `processing` after `completed` / `failed`, a late or retried webhook)
+ * answers success with the payout as it is and moves no money, so an executor may retry a report
+ * until it got an answer. A report that contradicts a final payout (`failed` after `completed`,
+ * `completed` after `failed`) keeps the catalogue's `invalid payout status`; an unknown payout id
+ * answers `payout not found`; a malformed report `request required`, `status required`,
+ * `invalid status`, `reason required` or `Validation Failed`.
+ */
 export interface PayoutExecutor {
   /**
    * Accepts one payout for execution. It runs inside the unit of work that completes the
    * `payout.execute` timer, so it must only record or enqueue the instruction and return fast;
    * when it throws (or the commit fails after it returned) the timer stays and fires again after
-   * its lease, so it must be idempotent by `payout_id`. Outcomes come back later as execution
-   * events (processing, completed, failed), never as this call's result.
+   * its lease, so it must be idempotent by `payout_id`. Outcomes come back later through
+   * `engine.executions.report`, never as this call's result; it must not await a report either
+   * (its unit of work has not committed, and on the memory store the report would wait for it).
    */
   execute(request: PayoutExecutionRequest): Promise<void>;
 }

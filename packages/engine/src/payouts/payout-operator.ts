@@ -1,12 +1,14 @@
 /**
  * What happens to a payout after the merchant let go of it: the operator's review (decisions §8),
  * the execution hand-off to the payout executor port (the `payout.execute` timer), execution
- * outcomes (the sandbox's `/admin/sandbox/payouts/{id}/execution`, or a real executor's report)
- * and the merchant's verification answers.
+ * outcomes (the sandbox's `/admin/sandbox/payouts/{id}/execution`, or a real executor's report
+ * through `engine.executions.report`) and the merchant's verification answers.
  */
 import {
   decodePayoutReview,
   decodeSandboxExecution,
+  type ExecutionStatus,
+  executionStatusOf,
   formatAmount,
   type PayoutEvent,
   payoutChargesOf,
@@ -22,8 +24,9 @@ import type { Data } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
+import { decodeExecutionReport } from './execution-report.codecs.js';
 import { applyPayoutEvent } from './payout-commands.js';
-import type { PayoutExecutionRequest } from './payout-executor.js';
+import type { ExecutionReportStatus, PayoutExecutionRequest } from './payout-executor.js';
 import { availableBalance, type LoadedPayout, loadPayout, retryingOnce } from './payout-store.js';
 
 /** The execution_fail_reason of a failure reported without one. */
@@ -35,10 +38,19 @@ const reviewEvents = {
   reject: 'payout.review.reject',
 } as const;
 
-export interface ExecutionReport {
+/** An execution outcome, from the sandbox's admin call or an executor's report. */
+interface ExecutionOutcome {
   readonly outcome: SandboxExecutionOutcome;
   readonly reason?: string;
 }
+
+/**
+ * Whether the payout already tells what the executor reports: the same execution status, or
+ * `processing` once the payout moved past it (a late or retried webhook of an earlier step).
+ */
+const alreadyReflects = (current: ExecutionStatus, reported: ExecutionReportStatus): boolean =>
+  current === reported ||
+  (reported === 'processing' && (current === 'completed' || current === 'failed'));
 
 /**
  * The execution event of an outcome. Processing and completion carry the available balance read
@@ -48,7 +60,7 @@ export interface ExecutionReport {
 const executionEventOf = async (
   tx: StoreTransaction,
   loaded: LoadedPayout,
-  report: ExecutionReport,
+  report: ExecutionOutcome,
   at: number,
 ): Promise<PayoutEvent> => {
   if (report.outcome === 'failed') {
@@ -70,15 +82,20 @@ const executionEventOf = async (
 };
 
 export const payoutOperator = (deps: EngineDeps) => {
-  /** Loads any account's payout, decides `eventOf`, commits; the answer is `data.payout`. */
+  /**
+   * Loads any account's payout, decides `eventOf`, commits; the answer is `data.payout`. A payout
+   * that `settled` says needs nothing is answered as it is, deciding and writing nothing.
+   */
   const operate = (
     payoutId: string,
     eventOf: (tx: StoreTransaction, loaded: LoadedPayout, at: number) => Promise<PayoutEvent>,
+    settled: (loaded: LoadedPayout) => boolean = () => false,
   ): Promise<Outcome<Data>> => {
     const at = deps.clock.now();
     return retryingOnce(() =>
       unitOfWork(deps.store, async (tx) => {
         const loaded = await loadPayout(tx, payoutId);
+        if (settled(loaded)) return { payout: payoutResourceOf(loaded.snapshot) };
         const snapshot = await applyPayoutEvent(
           tx,
           deps,
@@ -103,9 +120,32 @@ export const payoutOperator = (deps: EngineDeps) => {
     }));
   };
 
-  /** An execution outcome from an executor (a real one, or the sandbox's). */
-  const reportExecution = (payoutId: string, report: ExecutionReport): Promise<Outcome<Data>> =>
+  /** An execution outcome from the sandbox's admin call: every report is a new step. */
+  const reportExecution = (payoutId: string, report: ExecutionOutcome): Promise<Outcome<Data>> =>
     operate(payoutId, (tx, loaded, at) => executionEventOf(tx, loaded, report, at));
+
+  /**
+   * `engine.executions.report`: the executor's door, in live and in the sandbox. Idempotent by
+   * payout and status (see `PayoutExecutor`): a report the payout already reflects answers it as
+   * it is, decided in the same unit of work that reads it, so two deliveries of one webhook that
+   * race settle once (the loser's rerun finds the payout moved).
+   */
+  const executionReport = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+    const report = decodeExecutionReport(body);
+    if (E.isLeft(report)) return report;
+    // JavaScript hosts may pass anything as the id; nothing but a string names a payout.
+    if (typeof payoutId !== 'string') return E.left(payrailError('payout_not_found'));
+    const { status } = report.right;
+    const outcome: ExecutionOutcome =
+      report.right.status === 'failed'
+        ? { outcome: 'failed', reason: report.right.reason }
+        : { outcome: status };
+    return operate(
+      payoutId,
+      (tx, loaded, at) => executionEventOf(tx, loaded, outcome, at),
+      (loaded) => alreadyReflects(executionStatusOf(loaded.snapshot), status),
+    );
+  };
 
   /** `POST /admin/sandbox/payouts/{payout_id}/execution`: sandbox only (else `forbidden`). */
   const sandboxExecution = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
@@ -147,7 +187,13 @@ export const payoutOperator = (deps: EngineDeps) => {
     await executor.execute(await executionRequestOf(tx, loaded));
   };
 
-  return { reviewPayout, sandboxExecution, reportExecution, answerVerification, executeTimer };
+  return {
+    reviewPayout,
+    sandboxExecution,
+    executionReport,
+    answerVerification,
+    executeTimer,
+  };
 };
 
 const executionRequestOf = async (

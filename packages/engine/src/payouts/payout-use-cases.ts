@@ -1,7 +1,8 @@
 /**
  * The payout side of the engine: setup lookups, quick payouts and their operations,
  * beneficiaries and their accounts, the operator's review and payout configuration, the sandbox's
- * execution outcomes, and the `payout.execute` timer that hands approved payouts to the executor.
+ * execution outcomes, the `payout.execute` timer that hands approved payouts to the executor, and
+ * the executor's door for their outcomes.
  */
 
 import { payoutExecutionTimer } from '../commit-effects.js';
@@ -52,8 +53,8 @@ export const payoutUseCases = (deps: EngineDeps) => {
     beneficiaryAccounts: beneficiaryAccounts satisfies Engine['beneficiaryAccounts'],
     admin,
     timerHandlers,
-    /** Not part of `Engine`: for the adapters that deliver verification requests and run payouts. */
+    executions: { report: operator.executionReport } satisfies Engine['executions'],
+    /** Not part of `Engine`: for the adapter that delivers verification requests. */
     answerVerification: operator.answerVerification,
-    reportExecution: operator.reportExecution,
   };
 };

@@ -3,8 +3,8 @@
  * send them (wire form: decimal strings, `null` or a missing key for "not set"). For tests only.
  */
 import fc from 'fast-check';
+import { webhookEventPatterns } from '../codecs/webhook.codecs.js';
 import { type PayTokenId, payTokenIds, payTokens } from '../money/pay-tokens.js';
-import { webhookEventPatterns } from './webhook.codecs.js';
 
 export const payTokenIdArb: fc.Arbitrary<PayTokenId> = fc.constantFrom(...payTokenIds);
 

@@ -1,8 +1,13 @@
-/** A valid payout input for tests and benchmarks of the payout machine. */
-import type { PayoutInput } from './payout.machine.js';
+/** A valid payout input, for starting the payout machine in tests and benchmarks. */
+import type { PayoutInput } from '../machines/payout.machine.js';
 
+/** The creation time of `payoutInput()`, Unix seconds; later events add to it. */
 export const T0 = 1_700_000_000;
 
+/**
+ * The input of a WALLETA payout of USD 100.00 (fee 1.50, merchant pays), submitted on creation,
+ * verification and auto approval off; `overrides` replace any field.
+ */
 export const payoutInput = (overrides: Partial<PayoutInput> = {}): PayoutInput => ({
   payout_id: 'po_1',
   account_id: 'acc_1',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
+import { machineDefinitionOf } from './machine-definition.js';
 import { toMermaid } from './machine-diagram.js';
 
 describe('toMermaid', () => {
@@ -18,7 +19,7 @@ describe('toMermaid', () => {
         done: { type: 'final' },
       },
     });
-    const diagram = toMermaid(machine);
+    const diagram = toMermaid(machineDefinitionOf(machine));
     expect(diagram.split('\n')[0]).toBe('stateDiagram-v2');
     expect(diagram).toContain('[*] --> demo_idle');
     expect(diagram).toContain('demo_idle --> demo_busy: demo.start [funded]');

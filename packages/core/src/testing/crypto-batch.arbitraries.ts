@@ -6,14 +6,14 @@
 
 import { bytesToHex } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
-import { toEvmChecksumAddress, toTronAddress } from './addresses.js';
+import { toEvmChecksumAddress, toTronAddress } from '../codecs/addresses.js';
 import {
   type CryptoBatchItem,
   type CryptoNetworkCode,
   inferNetworkCode,
   maxBatchItems,
   receivingAddressKey,
-} from './crypto-batch.codecs.js';
+} from '../codecs/crypto-batch.codecs.js';
 
 /** A receiving account as a client sends it: network_code may be left out. */
 export interface WireBeneficiaryAccount {
@@ -134,7 +134,7 @@ export const validItems = (max: number = maxBatchItems): fc.Arbitrary<WireCrypto
   batchLength(max).chain(itemsOfLength);
 
 /** A create body that must decode, with up to `maxItems` items (`minItems` at least). */
-export const validCreateRequestOf = (maxItems: number = maxBatchItems, minItems = 1) =>
+export const validCryptoBatchCreateOf = (maxItems: number = maxBatchItems, minItems = 1) =>
   fc.record(
     {
       currency: fc.constantFrom('USDT' as const, 'USDC' as const),
@@ -146,12 +146,12 @@ export const validCreateRequestOf = (maxItems: number = maxBatchItems, minItems 
   );
 
 /** A create body that must decode: mostly small batches, now and then up to 500 items. */
-export const validCreateRequest = fc.oneof(
-  { weight: 8, arbitrary: validCreateRequestOf(12) },
-  { weight: 1, arbitrary: validCreateRequestOf(maxBatchItems) },
+export const validCryptoBatchCreate = fc.oneof(
+  { weight: 8, arbitrary: validCryptoBatchCreateOf(12) },
+  { weight: 1, arbitrary: validCryptoBatchCreateOf(maxBatchItems) },
 );
-export type ValidCreateRequest =
-  typeof validCreateRequest extends fc.Arbitrary<infer A> ? A : never;
+export type ValidCryptoBatchCreate =
+  typeof validCryptoBatchCreate extends fc.Arbitrary<infer A> ? A : never;
 
 /**
  * Addresses computed once for the machine's model tests, where batches reach 500 items many

@@ -3,10 +3,10 @@
  * networks, quick payout bodies), for any test that needs requests the codecs accept.
  */
 import fc from 'fast-check';
-import { toEvmChecksumAddress, toTronAddress } from './addresses.js';
-import { beneficiaryFieldKeys, countryCodes } from './beneficiary.codecs.js';
-import { networkLookupOf, sandboxNetworkSchemas } from './beneficiary-account.codecs.js';
-import { zipFormats } from './zip-formats.js';
+import { toEvmChecksumAddress, toTronAddress } from '../codecs/addresses.js';
+import { beneficiaryFieldKeys, countryCodes } from '../codecs/beneficiary.codecs.js';
+import { networkLookupOf, sandboxNetworkSchemas } from '../codecs/beneficiary-account.codecs.js';
+import { zipFormats } from '../codecs/zip-formats.js';
 
 /** Looks up the sandbox's default network schemas (WALLETA, WALLETB, EVM, TRON). */
 export const sandboxLookup = networkLookupOf(sandboxNetworkSchemas);
@@ -16,12 +16,11 @@ const hex = (bytes: Uint8Array): string =>
 
 const accountId = fc.uint8Array({ minLength: 20, maxLength: 20 });
 
+// Private so the testing entry has one `evmAddress` and `tronAddress` (crypto-batch.arbitraries).
 /** EIP-55 checksummed EVM addresses (mixed case as wallets print them). */
-export const evmAddress = accountId.map((bytes) => toEvmChecksumAddress(`0x${hex(bytes)}`));
+const checksummedEvmAddress = accountId.map((bytes) => toEvmChecksumAddress(`0x${hex(bytes)}`));
 /** Base58check TRON addresses (version byte 0x41). */
-export const tronAddress = accountId.map((bytes) =>
-  toTronAddress(Uint8Array.from([0x41, ...bytes])),
-);
+const tronAddress = accountId.map((bytes) => toTronAddress(Uint8Array.from([0x41, ...bytes])));
 
 /** Any non-blank string of `min`-`max` code points, from the whole of Unicode. */
 export const textOfLength = (min: number, max: number): fc.Arbitrary<string> =>
@@ -136,8 +135,8 @@ export const validBeneficiaryAccount = fc.oneof(
       network_code: fc.constant('EVM'),
       fields: fc.record({
         address: fc.oneof(
-          evmAddress,
-          evmAddress.map((a) => a.toLowerCase()),
+          checksummedEvmAddress,
+          checksummedEvmAddress.map((a) => a.toLowerCase()),
         ),
       }),
       ...optionalLabels,
@@ -464,7 +463,7 @@ export const brokenBeneficiaryAccounts: Readonly<Record<string, fc.Arbitrary<Bro
   evm_address: fc
     .oneof(
       fc
-        .tuple(evmAddress, fc.nat())
+        .tuple(checksummedEvmAddress, fc.nat())
         .map(([address, at]) => {
           const letters = [...address].flatMap((c, i) => (i > 1 && /[a-fA-F]/.test(c) ? [i] : []));
           const i = letters[at % Math.max(letters.length, 1)] ?? 2;
@@ -475,10 +474,10 @@ export const brokenBeneficiaryAccounts: Readonly<Record<string, fc.Arbitrary<Bro
         .filter(
           (a) => a.slice(2) !== a.slice(2).toLowerCase() && a.slice(2) !== a.slice(2).toUpperCase(),
         ),
-      evmAddress.map((a) => a.slice(0, -1)),
-      evmAddress.map((a) => `${a}0`),
-      evmAddress.map((a) => a.slice(2)),
-      evmAddress.map((a) => `0x${a.slice(3)}g`),
+      checksummedEvmAddress.map((a) => a.slice(0, -1)),
+      checksummedEvmAddress.map((a) => `${a}0`),
+      checksummedEvmAddress.map((a) => a.slice(2)),
+      checksummedEvmAddress.map((a) => `0x${a.slice(3)}g`),
       tronAddress,
     )
     .map((address) => ({
@@ -493,7 +492,7 @@ export const brokenBeneficiaryAccounts: Readonly<Record<string, fc.Arbitrary<Bro
         .map(([address, at, c]) => address.slice(0, at) + c + address.slice(at + 1)),
       tronAddress.map((a) => a.slice(0, -1)),
       tronAddress.map((a) => `${a}1`),
-      evmAddress,
+      checksummedEvmAddress,
     )
     .map((address) => ({
       input: { network_code: 'TRON', fields: { address } },

@@ -1,0 +1,41 @@
+/**
+ * The executor door's report (`engine.executions.report`), checked as the codecs check a body:
+ * JavaScript hosts call the door with whatever their bank's webhook said. Checks, first failure
+ * answers: an object (`request required`), `status` present (`status required`) and one of
+ * processing | completed | failed (`invalid status`), then for a failure a `reason`
+ * (`reason required`) that is a string of at most 256 characters (`Validation Failed`, as the
+ * operators' reasons). `null` reads as absent; a reason beside another status, and any other key,
+ * is ignored.
+ */
+import { isBlank, isJsonObject, payrailError, presentValue } from '@payrail/core';
+import * as E from 'fp-ts/lib/Either.js';
+import type { Outcome } from '../unit-of-work.js';
+import type { ExecutionReport, ExecutionReportStatus } from './payout-executor.js';
+
+const executionReportStatuses = [
+  'processing',
+  'completed',
+  'failed',
+] as const satisfies readonly ExecutionReportStatus[];
+
+const isStatus = (u: unknown): u is ExecutionReportStatus =>
+  (executionReportStatuses as readonly unknown[]).includes(u);
+
+const maxReasonLength = 256;
+
+export const decodeExecutionReport = (input: unknown): Outcome<ExecutionReport> => {
+  if (!isJsonObject(input)) return E.left(payrailError('request_required'));
+  const status = presentValue(input, 'status');
+  if (status === undefined || (typeof status === 'string' && isBlank(status))) {
+    return E.left(payrailError('field_required', { field: 'status' }));
+  }
+  if (!isStatus(status)) return E.left(payrailError('invalid_status'));
+  if (status !== 'failed') return E.right({ status });
+  const reason = presentValue(input, 'reason');
+  if (reason === undefined || (typeof reason === 'string' && isBlank(reason))) {
+    return E.left(payrailError('field_required', { field: 'reason' }));
+  }
+  return typeof reason === 'string' && Array.from(reason).length <= maxReasonLength
+    ? E.right({ status, reason })
+    : E.left(payrailError('validation_failed'));
+};

@@ -1,0 +1,297 @@
+/**
+ * `createPayrail`: payrail in one call, for a host that embeds it. It checks its options before
+ * anything runs (a short key secret is refused here, not at the first key issue), seeds the
+ * sandbox catalogue, builds the engine over the host's store, and answers a typed facade
+ * (`payrail.admin`, `payrail.merchant(caller)`, `payrail.executions`), the HTTP app for hosts
+ * that want the API, and `start()` / `stop()` for the timer loop and the webhook dispatcher.
+ * `startPayrail` (the server behind `pnpm start`) is this plus a listening socket.
+ */
+import { hostname } from 'node:os';
+import { checkoutPages } from '@payrail/checkout';
+import type {
+  AcquiringProvider,
+  Clock,
+  DepositAddressProvider,
+  Environment,
+  IdGenerator,
+  Store,
+} from '@payrail/core';
+import {
+  adjustableClock,
+  createEngine,
+  type Engine,
+  type EngineDeps,
+  type EngineInspector,
+  minKeySecretBytes,
+  type PayoutExecutor,
+  randomIds,
+  seedSandboxCatalogue,
+  systemClock,
+} from '@payrail/engine';
+import { createApp, type RateLimitOptions } from '@payrail/http';
+import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import { createDispatcher, createOutboundUrlGuard, type Dispatcher } from '@payrail/webhooks';
+import { defaultUpstreamSandboxSources } from './config.js';
+import { generateAdminToken } from './credentials.js';
+import { type AdminFacade, adminFacade, type MerchantFacade, merchantFacade } from './facade.js';
+import { errorSummary, startTimerLoop, type TimerLoop } from './timer-loop.js';
+
+export interface PayrailOptions {
+  /**
+   * Where payrail keeps everything: `createMemoryStore()` (@payrail/store-memory),
+   * `createPGliteStore({ dataDir })` or `createPostgresStore({ connectionString })`
+   * (@payrail/store-postgres). The host opened it and closes it; `stop()` leaves it open.
+   */
+  readonly store: Store;
+  /** `sandbox` (test money, sandbox endpoints, the test clock) or `live`. */
+  readonly environment: Environment;
+  /**
+   * Signs API key tokens (HS256): at least 32 bytes (a string counts its UTF-8 bytes). Keep it:
+   * changing it invalidates every key issued with it.
+   */
+  readonly keySecret: Uint8Array | string;
+  /** The base URL payers reach; an order's checkout_url is `<publicUrl>/checkout/<order_id>`. */
+  readonly publicUrl?: string;
+  /**
+   * Receives approved payouts and reports their outcomes through `payrail.executions.report`.
+   * Absent: approved payouts wait (in the sandbox, for `admin.sandboxExecution`).
+   */
+  readonly executor?: PayoutExecutor;
+  /** Live acquiring: allocates deposit addresses. The sandbox derives its own. */
+  readonly depositAddresses?: DepositAddressProvider;
+  /**
+   * Upstream acquiring providers (`POST /upstream/acquiring/{provider}`). Default: the sandbox
+   * provider in the sandbox (loopback callers only), none in live.
+   */
+  readonly acquiringProviders?: readonly AcquiringProvider[];
+  /** Unix seconds. Default: the wall clock (in the sandbox one the test clock can advance). */
+  readonly clock?: Clock;
+  /** Default: `<prefix>_` + 96 random bits. */
+  readonly ids?: IdGenerator;
+  /**
+   * Receives XState inspection events for every committed decision (actor id = the payout,
+   * order or batch id): pass `createWebSocketInspector().inspect` from `@statelyai/inspect`.
+   */
+  readonly inspect?: EngineInspector;
+  /** Sandbox only: add the sandbox payout catalogue (methods, networks, routes). Default true. */
+  readonly seedSandboxCatalogue?: boolean;
+  /** Sandbox only: accept http and loopback webhook and notify URLs. Default false. */
+  readonly allowInsecureWebhooks?: boolean;
+  /** The operator token of `payrail.app`'s `/admin` routes; default: a random one (see `adminToken`). */
+  readonly adminToken?: string;
+  /** `payrail.app`'s per-key rate limit. */
+  readonly rateLimit?: RateLimitOptions;
+  /** Proxies whose `X-Forwarded-For` `payrail.app` believes (addresses or CIDR ranges). */
+  readonly trustedProxies?: readonly string[];
+  /** Operator lines (failures by message, never a secret). Default: stderr. */
+  readonly log?: (line: string) => void;
+  /** Timer loop pause; default 1000 ms. */
+  readonly timerIntervalMs?: number;
+  /** Webhook dispatcher pause; default 500 ms. */
+  readonly dispatchIntervalMs?: number;
+}
+
+/** An option that cannot work; every problem found is listed, before anything ran. */
+export class PayrailOptionsError extends TypeError {
+  constructor(readonly problems: readonly string[]) {
+    super(`payrail options are not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'PayrailOptionsError';
+  }
+}
+
+export interface Payrail {
+  readonly environment: Environment;
+  /** The engine itself: every use case over raw input, as the HTTP adapter drives it. */
+  readonly engine: Engine;
+  /** The operator's use cases (decisions §8), typed. */
+  readonly admin: AdminFacade;
+  /** A merchant's use cases for a caller that `authenticate` answered, typed. */
+  merchant(caller: Caller): MerchantFacade;
+  /** Checks an API key token as the HTTP API does (every Authentication message). */
+  authenticate(token: string, ip?: string): ReturnType<Engine['auth']['authenticate']>;
+  /** The executor door: `report(payoutId, { status: 'completed' })`, idempotent. */
+  readonly executions: Engine['executions'];
+  /** The merchant API, admin API, checkout calls and page, upstream events and /openapi.json. */
+  readonly app: ReturnType<typeof createApp>;
+  /** The operator token `app`'s `/admin` routes take. */
+  readonly adminToken: string;
+  /** Runs the timer loop and the webhook dispatcher in this process. Idempotent. */
+  start(): void;
+  /** Stops both, letting a pass in progress finish (deliveries in flight get 5 s). */
+  stop(): Promise<void>;
+}
+
+type Caller = Parameters<Engine['accounts']['current']>[0];
+
+const utf8 = new TextEncoder();
+
+const secretBytesOf = (secret: Uint8Array | string): Uint8Array =>
+  typeof secret === 'string' ? utf8.encode(secret) : secret;
+
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '';
+  } catch {
+    return false;
+  }
+};
+
+/** Every problem with `options`, in the order the options are documented. */
+export const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
+  const problems: string[] = [];
+  const given = options as Partial<PayrailOptions> | undefined;
+  if (given === undefined || given === null || typeof given !== 'object') {
+    return ['options must be an object'];
+  }
+  if (given.store === undefined || typeof given.store?.transaction !== 'function') {
+    problems.push('store is required: a payrail Store (memory, PGlite or PostgreSQL)');
+  }
+  if (given.environment !== 'sandbox' && given.environment !== 'live') {
+    problems.push(`environment must be 'sandbox' or 'live'`);
+  }
+  const secret = given.keySecret;
+  if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) {
+    problems.push(`keySecret is required: at least ${minKeySecretBytes} bytes`);
+  } else if (secretBytesOf(secret).length < minKeySecretBytes) {
+    problems.push(
+      `keySecret has ${secretBytesOf(secret).length} bytes; at least ${minKeySecretBytes} are needed`,
+    );
+  }
+  if (given.publicUrl !== undefined && !isHttpUrl(given.publicUrl)) {
+    problems.push('publicUrl must be an absolute http(s) URL without a query');
+  }
+  if (given.environment === 'live') {
+    if (given.seedSandboxCatalogue === true) {
+      problems.push('seedSandboxCatalogue is for the sandbox only');
+    }
+    if (given.allowInsecureWebhooks === true) {
+      problems.push('allowInsecureWebhooks is for the sandbox only');
+    }
+  }
+  if (given.adminToken !== undefined && given.adminToken.length < 16) {
+    problems.push('adminToken must have at least 16 characters');
+  }
+  for (const name of ['timerIntervalMs', 'dispatchIntervalMs'] as const) {
+    const value = given[name];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      problems.push(`${name} must be a positive whole number of milliseconds`);
+    }
+  }
+  return problems;
+};
+
+const defaultLog = (line: string): void => {
+  process.stderr.write(`${new Date().toISOString()} payrail: ${line}\n`);
+};
+
+export const createPayrail = async (options: PayrailOptions): Promise<Payrail> => {
+  const problems = payrailOptionProblems(options);
+  if (problems.length > 0) throw new PayrailOptionsError(problems);
+
+  const { store, environment } = options;
+  const isSandbox = environment === 'sandbox';
+  const log = options.log ?? defaultLog;
+  const ids = options.ids ?? randomIds;
+  const clock = options.clock ?? (isSandbox ? adjustableClock() : systemClock);
+  const allowInsecureWebhooks = isSandbox && options.allowInsecureWebhooks === true;
+  const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  if (isSandbox && options.seedSandboxCatalogue !== false) {
+    await seedSandboxCatalogue(store, ids, clock);
+  }
+
+  // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
+  // the engine runs it after firing the timers.
+  let dispatcher: Dispatcher | undefined;
+  const deps: EngineDeps = {
+    store,
+    clock,
+    ids,
+    settings: {
+      environment,
+      checkoutBaseUrl: `${publicUrl}/checkout`,
+      allowInsecureWebhooks,
+      keySecret: secretBytesOf(options.keySecret),
+    },
+    // The SSRF guard at create time; the dispatcher runs it again on the address it connects to.
+    outboundUrlGuard: createOutboundUrlGuard({ allowInsecure: allowInsecureWebhooks }),
+    acquiringProviders:
+      options.acquiringProviders ??
+      (isSandbox
+        ? [sandboxAcquiringProvider({ allowedSources: defaultUpstreamSandboxSources })]
+        : []),
+    afterClockAdvance: async () => {
+      await dispatcher?.runOnce().catch((error: unknown) => {
+        log(`webhook dispatcher failed: ${errorSummary(error)}`);
+      });
+    },
+    ...(options.executor === undefined ? {} : { payoutExecutor: options.executor }),
+    ...(options.depositAddresses === undefined
+      ? {}
+      : { depositAddresses: options.depositAddresses }),
+    ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+  };
+  const engine = createEngine(deps);
+
+  const adminToken = options.adminToken ?? generateAdminToken();
+  const app = createApp({
+    engine,
+    adminToken,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
+    logInternalError: ({ method, path, error }) => {
+      log(`${method} ${path} failed: ${errorSummary(error)}`);
+    },
+  });
+  // The hosted checkout page at checkout_url; it calls the app's `/checkout/api/...` itself.
+  app.route(
+    '/checkout',
+    checkoutPages({
+      order: (orderId) => engine.checkout.order(orderId),
+      now: () => clock.now(),
+      logError: (error) => log(`checkout page failed: ${errorSummary(error)}`),
+    }),
+  );
+
+  const worker = `${hostname()}:${process.pid}`;
+  const webhooks = createDispatcher({
+    store,
+    clock,
+    ids,
+    callbacks: engine.callbacks,
+    allowInsecure: allowInsecureWebhooks,
+    worker,
+    log,
+  });
+  dispatcher = webhooks;
+  let loop: TimerLoop | undefined;
+  let stopping: Promise<void> | undefined;
+
+  return {
+    environment,
+    engine,
+    admin: adminFacade(engine),
+    merchant: (caller) => merchantFacade(engine, caller),
+    authenticate: (token, ip = '127.0.0.1') => engine.auth.authenticate({ token, ip }),
+    executions: engine.executions,
+    app,
+    adminToken,
+    start: () => {
+      if (loop !== undefined) return;
+      stopping = undefined;
+      loop = startTimerLoop({
+        run: () => engine.workers.runDueTimers(worker),
+        intervalMs: options.timerIntervalMs ?? 1000,
+        log,
+      });
+      webhooks.start({ intervalMs: options.dispatchIntervalMs ?? 500 });
+    },
+    stop: () => {
+      const running = loop;
+      if (running === undefined) return stopping ?? Promise.resolve();
+      loop = undefined;
+      stopping = Promise.all([running.stop(), webhooks.stop()]).then(() => undefined);
+      return stopping;
+    },
+  };
+};
