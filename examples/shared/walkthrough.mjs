@@ -127,10 +127,10 @@ export const runWalkthrough = async (store, log = console.log) => {
     await waitFor(
       'the webhooks',
       () =>
-        receiver.received.some((m) => m.body.type === 'payout.completed') &&
-        receiver.received.some((m) => m.body.type === 'acquiring.order.completed'),
+        receiver.received.some((m) => m.body.event_type === 'payout.execution.completed') &&
+        receiver.received.some((m) => m.body.event_type === 'acquiring.order.updated'),
     );
-    const events = receiver.received.map((message) => message.body.type);
+    const events = receiver.received.map((message) => message.body.event_type);
     log(`webhooks received: ${events.join(', ')}`);
     return {
       payoutStatus: settled.status,

@@ -5,17 +5,60 @@
  * decoded here, with the core's codecs, so every transport gets the catalogue's messages.
  *
  * Each `data` is the envelope's `data` as the wire shows it: objects under a key named after
- * them (`{ payout }`, `{ order }`), lists as `{ items, total, limit, offset }`.
+ * them (`{ payout }`, `{ order }`), lists as `{ items, total, limit, offset }` (`PageView`). The
+ * objects are the views (`engine-answers.ts`): each entry below names what it answers, and the
+ * compiler holds every implementation to it, so a host reads a typed answer, not a bag of keys.
  */
-import type { Environment } from '@payrail/core';
+import type { AcquiringOrderView, Environment, PaymentRecordView } from '@payrail/core';
+import type {
+  AccountNotifySecretView,
+  AccountView,
+  ApiKeyView,
+  AvailablePayoutMethodView,
+  BalanceView,
+  BatchItemView,
+  BatchView,
+  BeneficiaryAccountView,
+  BeneficiaryView,
+  CheckoutOrderView,
+  ClockView,
+  CreatedPayoutView,
+  FundingView,
+  IssuedApiKeyView,
+  LedgerEntryView,
+  MerchantView,
+  NetworkSchemaView,
+  OrderAnswer,
+  PayoutMethodView,
+  PayoutNetworkView,
+  PayoutRouteView,
+  PayoutView,
+  ReceivingNetworkView,
+  UpstreamEventResult,
+  WebhookDeliveryView,
+  WebhookView,
+  WebhookWithSecretView,
+} from './engine-answers.js';
 import type { ExecutionReport } from './payouts/payout-executor.js';
 import type { Outcome } from './unit-of-work.js';
 
 /** Query parameters as they arrive (`URLSearchParams` flattened). */
 export type Query = Readonly<Record<string, string | undefined>>;
 
-/** A JSON object answer. */
+/**
+ * Any JSON object answer: what a transport renders without knowing which use case answered.
+ * Every answer below is assignable to it, which is why they are type aliases or object types at
+ * the top (an interface has no index signature), with interfaces inside.
+ */
 export type Data = Readonly<Record<string, unknown>>;
+
+/** A list answer: one page of `items`, `total` of every page together. */
+export type PageView<V> = {
+  readonly items: readonly V[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+};
 
 /** Who is calling, once the API key checked out (decisions §7). */
 export interface Caller {
@@ -33,7 +76,8 @@ export interface AuthenticationRequest {
   readonly ip: string;
 }
 
-export type UseCase<A extends unknown[] = []> = (...args: A) => Promise<Outcome<Data>>;
+/** A use case taking `A` and answering `T` (the envelope's `data`) or a catalogue error. */
+export type UseCase<A extends unknown[], T> = (...args: A) => Promise<Outcome<T>>;
 
 /** A provider's call to `POST /upstream/acquiring/{provider}`, as the transport read it. */
 export interface UpstreamRequest {
@@ -51,99 +95,118 @@ export interface Engine {
     authenticate(request: AuthenticationRequest): Promise<Outcome<Caller>>;
   };
   readonly accounts: {
-    current: UseCase<[Caller]>;
-    list: UseCase<[Caller, Query]>;
-    balances: UseCase<[Caller, Query]>;
-    deposits: UseCase<[Caller, Query]>;
-    withdrawals: UseCase<[Caller, Query]>;
-    ledger: UseCase<[Caller, Query]>;
+    current: UseCase<[Caller], { readonly account: AccountView }>;
+    list: UseCase<[Caller, Query], PageView<AccountView>>;
+    /** Every currency at once: no paging. */
+    balances: UseCase<[Caller, Query], { readonly items: readonly BalanceView[] }>;
+    deposits: UseCase<[Caller, Query], PageView<FundingView>>;
+    withdrawals: UseCase<[Caller, Query], PageView<FundingView>>;
+    ledger: UseCase<[Caller, Query], PageView<LedgerEntryView>>;
   };
   readonly payoutSetup: {
-    methods: UseCase<[Caller, Query]>;
-    networks: UseCase<[Caller, Query]>;
-    networkSchema: UseCase<[Caller, string]>;
+    methods: UseCase<[Caller, Query], PageView<AvailablePayoutMethodView>>;
+    networks: UseCase<[Caller, Query], PageView<ReceivingNetworkView>>;
+    networkSchema: UseCase<[Caller, string], { readonly payout_network: NetworkSchemaView }>;
   };
   readonly payouts: {
-    create: UseCase<[Caller, unknown]>;
-    get: UseCase<[Caller, string]>;
-    list: UseCase<[Caller, Query]>;
-    update: UseCase<[Caller, string, unknown]>;
-    submit: UseCase<[Caller, string]>;
-    cancel: UseCase<[Caller, string]>;
+    create: UseCase<[Caller, unknown], { readonly payout: CreatedPayoutView }>;
+    get: UseCase<[Caller, string], { readonly payout: PayoutView }>;
+    list: UseCase<[Caller, Query], PageView<PayoutView>>;
+    update: UseCase<[Caller, string, unknown], { readonly payout: PayoutView }>;
+    submit: UseCase<[Caller, string], { readonly payout: PayoutView }>;
+    cancel: UseCase<[Caller, string], { readonly payout: PayoutView }>;
     /** The payout's callbacks to its notify_url, as `webhooks.deliveries` shows them. */
-    deliveries: UseCase<[Caller, string, Query]>;
+    deliveries: UseCase<[Caller, string, Query], PageView<WebhookDeliveryView>>;
   };
   readonly beneficiaries: {
-    create: UseCase<[Caller, unknown]>;
-    get: UseCase<[Caller, string]>;
-    list: UseCase<[Caller, Query]>;
-    update: UseCase<[Caller, string, unknown]>;
+    create: UseCase<[Caller, unknown], { readonly beneficiary: BeneficiaryView }>;
+    get: UseCase<[Caller, string], { readonly beneficiary: BeneficiaryView }>;
+    list: UseCase<[Caller, Query], PageView<BeneficiaryView>>;
+    update: UseCase<[Caller, string, unknown], { readonly beneficiary: BeneficiaryView }>;
   };
   readonly beneficiaryAccounts: {
-    create: UseCase<[Caller, unknown]>;
-    get: UseCase<[Caller, string]>;
-    list: UseCase<[Caller, Query]>;
-    update: UseCase<[Caller, string, unknown]>;
+    create: UseCase<[Caller, unknown], { readonly beneficiary_account: BeneficiaryAccountView }>;
+    get: UseCase<[Caller, string], { readonly beneficiary_account: BeneficiaryAccountView }>;
+    list: UseCase<[Caller, Query], PageView<BeneficiaryAccountView>>;
+    update: UseCase<
+      [Caller, string, unknown],
+      { readonly beneficiary_account: BeneficiaryAccountView }
+    >;
   };
   readonly acquiring: {
-    create: UseCase<[Caller, unknown]>;
-    get: UseCase<[Caller, string]>;
-    list: UseCase<[Caller, Query]>;
-    payments: UseCase<[Caller, string]>;
-    close: UseCase<[Caller, string, unknown]>;
+    create: UseCase<[Caller, unknown], OrderAnswer>;
+    get: UseCase<[Caller, string], OrderAnswer>;
+    list: UseCase<[Caller, Query], PageView<AcquiringOrderView>>;
+    /** All of the order's payments, oldest first: one page. */
+    payments: UseCase<[Caller, string], PageView<PaymentRecordView>>;
+    close: UseCase<[Caller, string, unknown], OrderAnswer>;
   };
   readonly batches: {
-    create: UseCase<[Caller, unknown]>;
-    get: UseCase<[Caller, string]>;
-    items: UseCase<[Caller, string, Query]>;
-    addItems: UseCase<[Caller, string, unknown]>;
-    approve: UseCase<[Caller, string]>;
-    submit: UseCase<[Caller, string]>;
+    create: UseCase<[Caller, unknown], { readonly batch: BatchView }>;
+    get: UseCase<[Caller, string], { readonly batch: BatchView }>;
+    items: UseCase<[Caller, string, Query], PageView<BatchItemView>>;
+    addItems: UseCase<[Caller, string, unknown], { readonly batch: BatchView }>;
+    approve: UseCase<[Caller, string], { readonly batch: BatchView }>;
+    submit: UseCase<[Caller, string], { readonly batch: BatchView }>;
   };
   readonly webhooks: {
-    create: UseCase<[Caller, unknown]>;
-    list: UseCase<[Caller, Query]>;
-    get: UseCase<[Caller, string]>;
-    update: UseCase<[Caller, string, unknown]>;
-    remove: UseCase<[Caller, string]>;
-    rotateSecret: UseCase<[Caller, string]>;
-    deliveries: UseCase<[Caller, string, Query]>;
-    redeliver: UseCase<[Caller, string]>;
+    /** The only answers with the secret: this one and `rotateSecret`'s. */
+    create: UseCase<[Caller, unknown], { readonly webhook: WebhookWithSecretView }>;
+    list: UseCase<[Caller, Query], PageView<WebhookView>>;
+    get: UseCase<[Caller, string], { readonly webhook: WebhookView }>;
+    update: UseCase<[Caller, string, unknown], { readonly webhook: WebhookView }>;
+    remove: UseCase<[Caller, string], { readonly webhook: WebhookView }>;
+    rotateSecret: UseCase<[Caller, string], { readonly webhook: WebhookWithSecretView }>;
+    deliveries: UseCase<[Caller, string, Query], PageView<WebhookDeliveryView>>;
+    redeliver: UseCase<[Caller, string], { readonly delivery: WebhookDeliveryView }>;
   };
   /** decisions §8: what the portal and the operators do. */
   readonly admin: {
-    createMerchant: UseCase<[unknown]>;
-    updateAccount: UseCase<[string, unknown]>;
-    rotateNotifySecret: UseCase<[string]>;
-    issueApiKey: UseCase<[string, unknown]>;
-    listApiKeys: UseCase<[string]>;
-    rotateApiKey: UseCase<[string]>;
-    updateApiKey: UseCase<[string, unknown]>;
-    deleteApiKey: UseCase<[string]>;
-    reviewPayout: UseCase<[string, unknown]>;
-    listPayoutMethods: UseCase<[Query]>;
-    createPayoutMethod: UseCase<[unknown]>;
-    updatePayoutMethod: UseCase<[string, unknown]>;
-    listPayoutNetworks: UseCase<[Query]>;
-    createPayoutNetwork: UseCase<[unknown]>;
-    updatePayoutNetwork: UseCase<[string, unknown]>;
-    listRoutes: UseCase<[Query]>;
-    createRoute: UseCase<[unknown]>;
-    updateRoute: UseCase<[string, unknown]>;
-    /** Sandbox only. */
-    credit: UseCase<[string, unknown]>;
-    sandboxExecution: UseCase<[string, unknown]>;
-    sandboxPayment: UseCase<[string, unknown]>;
-    advanceClock: UseCase<[unknown]>;
+    /** The only answer with the account's notify_secret besides `rotateNotifySecret`'s. */
+    createMerchant: UseCase<
+      [unknown],
+      { readonly merchant: MerchantView; readonly account: AccountView }
+    >;
+    updateAccount: UseCase<[string, unknown], { readonly account: AccountView }>;
+    rotateNotifySecret: UseCase<[string], { readonly account: AccountNotifySecretView }>;
+    /** The only answers with the token: this one and `rotateApiKey`'s. */
+    issueApiKey: UseCase<[string, unknown], { readonly api_key: IssuedApiKeyView }>;
+    listApiKeys: UseCase<[string], PageView<ApiKeyView>>;
+    rotateApiKey: UseCase<[string], { readonly api_key: IssuedApiKeyView }>;
+    updateApiKey: UseCase<[string, unknown], { readonly api_key: ApiKeyView }>;
+    deleteApiKey: UseCase<[string], { readonly api_key: ApiKeyView }>;
+    reviewPayout: UseCase<[string, unknown], { readonly payout: PayoutView }>;
+    listPayoutMethods: UseCase<[Query], PageView<PayoutMethodView>>;
+    createPayoutMethod: UseCase<[unknown], { readonly payout_method: PayoutMethodView }>;
+    updatePayoutMethod: UseCase<[string, unknown], { readonly payout_method: PayoutMethodView }>;
+    listPayoutNetworks: UseCase<[Query], PageView<PayoutNetworkView>>;
+    createPayoutNetwork: UseCase<[unknown], { readonly payout_network: PayoutNetworkView }>;
+    updatePayoutNetwork: UseCase<[string, unknown], { readonly payout_network: PayoutNetworkView }>;
+    listRoutes: UseCase<[Query], PageView<PayoutRouteView>>;
+    createRoute: UseCase<[unknown], { readonly route: PayoutRouteView }>;
+    updateRoute: UseCase<[string, unknown], { readonly route: PayoutRouteView }>;
+    /** Sandbox only. The deposit made and the currency's balance after it. */
+    credit: UseCase<
+      [string, unknown],
+      { readonly deposit: FundingView; readonly balance: BalanceView }
+    >;
+    sandboxExecution: UseCase<[string, unknown], { readonly payout: PayoutView }>;
+    sandboxPayment: UseCase<[string, unknown], { readonly payment: PaymentRecordView }>;
+    advanceClock: UseCase<[unknown], { readonly clock: ClockView }>;
   };
   /** The hosted checkout's calls (no API key: the order id is the capability). */
   readonly checkout: {
-    order: UseCase<[string]>;
-    selectToken: UseCase<[string, unknown]>;
+    order: UseCase<[string], { readonly order: CheckoutOrderView }>;
+    /** The order with the chosen token's address under `selected_token`. */
+    selectToken: UseCase<[string, unknown], { readonly order: CheckoutOrderView }>;
   };
   /** Upstream providers' payment events (no API key: each provider's source IP allow-list). */
   readonly upstream: {
-    receive: UseCase<[provider: string, request: UpstreamRequest]>;
+    /** What each event of the request did, in the request's order. */
+    receive: UseCase<
+      [provider: string, request: UpstreamRequest],
+      { readonly events: readonly UpstreamEventResult[] }
+    >;
   };
   /** The payout executor's door (live and sandbox): see `PayoutExecutor`. */
   readonly executions: {
@@ -153,7 +216,10 @@ export interface Engine {
      * Idempotent: a report the payout already reflects answers it as it is. Checked at run time
      * too, with the catalogue's messages, for JavaScript hosts.
      */
-    report(payoutId: string, report: ExecutionReport): Promise<Outcome<Data>>;
+    report(
+      payoutId: string,
+      report: ExecutionReport,
+    ): Promise<Outcome<{ readonly payout: PayoutView }>>;
   };
   /** The merchant's answers to payout callbacks, for the webhook dispatcher that delivers them. */
   readonly callbacks: {
@@ -166,7 +232,7 @@ export interface Engine {
       payoutId: string,
       verified: boolean | null,
       attempt: number,
-    ): Promise<Outcome<Data>>;
+    ): Promise<Outcome<{ readonly payout: PayoutView }>>;
   };
   /** Background work, run by the server's loop and by the sandbox clock. */
   readonly workers: {

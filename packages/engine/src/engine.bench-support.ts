@@ -16,7 +16,7 @@ import type { Outcome } from './unit-of-work.js';
 export const benchNow = 1_800_000_000;
 
 /** The answer's data; a refusal stops the benchmark, which would measure the wrong path. */
-export const dataOf = (outcome: Outcome<Data>): Data => {
+export const dataOf = <T>(outcome: Outcome<T>): T => {
   if (E.isLeft(outcome)) throw new Error(`refused: ${outcome.left.message}`);
   return outcome.right;
 };

@@ -5,6 +5,7 @@ export { sandboxDepositAddresses } from './acquiring/deposit-addresses.js';
 export { sandboxRequiredConfirmations } from './acquiring/sandbox-payments.js';
 export * from './commit-effects.js';
 export * from './engine.js';
+export type * from './engine-answers.js';
 export * from './engine-api.js';
 export * from './engine-deps.js';
 export type {

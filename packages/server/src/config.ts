@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly trustedProxies: readonly string[];
   /** Sandbox only: who may call `POST /upstream/acquiring/sandbox` (addresses, CIDR ranges). */
   readonly upstreamSandboxSources: readonly string[];
+  /** `PAYRAIL_INSPECT`: the `ws://` address of an XState inspector relay, or none. */
+  readonly inspectUrl: string | undefined;
 }
 
 export type ConfigResult =
@@ -234,6 +236,19 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     return entries;
   })();
 
+  const inspectUrl = ((): string | undefined => {
+    const raw = env.PAYRAIL_INSPECT;
+    if (!present(raw)) return undefined;
+    const url = parseUrl(raw.trim());
+    if (url === undefined || (url.protocol !== 'ws:' && url.protocol !== 'wss:')) {
+      errors.push(
+        `PAYRAIL_INSPECT must be the ws:// or wss:// address of an inspector relay, not "${raw}"`,
+      );
+      return undefined;
+    }
+    return url.toString();
+  })();
+
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -252,6 +267,7 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
       publicUrl,
       trustedProxies,
       upstreamSandboxSources,
+      inspectUrl,
     },
   };
 };
@@ -354,4 +370,5 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
         ? config.upstreamSandboxSources.join(',')
         : '(live: no sandbox provider)',
   },
+  { name: 'PAYRAIL_INSPECT', value: config.inspectUrl ?? '(unset: no inspector)' },
 ];

@@ -168,6 +168,11 @@ export const payrailOptionProblems = (options: PayrailOptions): readonly string[
     if (given.allowInsecureWebhooks === true) {
       problems.push('allowInsecureWebhooks is for the sandbox only');
     }
+    if ((given.acquiringProviders?.length ?? 0) > 0 && given.depositAddresses === undefined) {
+      problems.push(
+        'live acquiring needs depositAddresses (a custody port) when acquiringProviders are given',
+      );
+    }
   }
   if (given.adminToken !== undefined && given.adminToken.length < 16) {
     problems.push('adminToken must have at least 16 characters');

@@ -8,6 +8,7 @@ import type { Store } from '@payrail/core';
 import { type RunningServer, serve } from '@payrail/http';
 import { sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createPGliteStore, createPostgresStore } from '@payrail/store-postgres';
+import { createWebSocketInspector } from '@statelyai/inspect';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
 import { createPayrail } from './create-payrail.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
@@ -89,6 +90,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       : undefined;
   let store: Store | undefined;
   let running: RunningServer | undefined;
+  let inspector: ReturnType<typeof createWebSocketInspector> | undefined;
   try {
     store = options.store ?? (await openStore(config));
     // checkout_url names the public URL: with PORT=0 and none configured the port is chosen
@@ -98,6 +100,12 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
         ? await pickFreePort(config.host)
         : config.port;
     const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, port);
+    // PAYRAIL_INSPECT: every committed decision goes to the inspector relay (it reconnects on
+    // its own, keeping the last events while the relay is away).
+    inspector =
+      config.inspectUrl === undefined
+        ? undefined
+        : createWebSocketInspector({ url: config.inspectUrl });
     const payrail = await createPayrail({
       store,
       environment: config.environment,
@@ -115,6 +123,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       log,
       timerIntervalMs: options.timerIntervalMs ?? 1000,
       dispatchIntervalMs: options.dispatchIntervalMs ?? 500,
+      ...(inspector === undefined ? {} : { inspect: inspector.inspect }),
     });
     running = await serve(payrail.app, { port, hostname: config.host });
     const listening = running;
@@ -131,6 +140,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
             closeHttp(listening, options.shutdownGraceMs ?? 10_000),
             payrail.stop(),
           ]);
+          inspector?.stop();
           if (options.store === undefined) await openStoreRef.close();
           await lock?.release();
         })();
@@ -138,6 +148,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       },
     };
   } catch (error) {
+    inspector?.stop();
     if (running !== undefined) await running.close().catch(() => undefined);
     if (options.store === undefined) await store?.close().catch(() => undefined);
     await lock?.release().catch(() => undefined);

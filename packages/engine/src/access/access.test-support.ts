@@ -62,23 +62,14 @@ export const failureOf = <T>(outcome: Outcome<T>) => {
   return { message, httpStatus, code };
 };
 
-interface Created {
-  readonly merchant: { readonly merchant_id: string; readonly account_id: string };
-}
-interface Issued {
-  readonly api_key: { readonly key_id: string; readonly token: string };
-}
-
 /** A merchant (admin create) and one key of it, authenticated as a `Caller`. */
 export const merchantWithKey = async (
   h: AccessHarness,
   key: Readonly<Record<string, unknown>> = { permissions: ['payment.account.read'] },
   name = 'Acme',
 ) => {
-  const { merchant } = rightOf(await h.access.admin.createMerchant({ name })) as unknown as Created;
-  const { api_key } = rightOf(
-    await h.access.admin.issueApiKey(merchant.account_id, key),
-  ) as unknown as Issued;
+  const { merchant } = rightOf(await h.access.admin.createMerchant({ name }));
+  const { api_key } = rightOf(await h.access.admin.issueApiKey(merchant.account_id, key));
   const caller: Caller = rightOf(
     await h.access.auth.authenticate({ token: api_key.token, ip: '203.0.113.10' }),
   );

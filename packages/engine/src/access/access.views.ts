@@ -10,14 +10,34 @@ import {
   type Balance,
   type Currency,
   Decimal,
+  type DeliveryAttempt,
+  type Environment,
   type FundingRecord,
   formatAmount,
   type LedgerEntry,
+  type MerchantRecord,
+  type PayTokenId,
+  type RecordType,
   type WebhookDeliveryRecord,
   type WebhookRecord,
 } from '@payrail/core';
 
-export const accountView = (account: AccountRecord) => ({
+/** `data.account`: a merchant account's settings, never its notify_secret. */
+export interface AccountView {
+  readonly merchant_id: string;
+  readonly account_id: string;
+  readonly status: AccountRecord['status'];
+  readonly currencies: readonly Currency[];
+  readonly verification_enabled: boolean;
+  readonly auto_approve: boolean;
+  readonly products: { readonly payout: boolean; readonly acquiring: boolean };
+  readonly enabled_pay_tokens: readonly PayTokenId[];
+  readonly default_pay_tokens: readonly PayTokenId[];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const accountView = (account: AccountRecord): AccountView => ({
   merchant_id: account.merchant_id,
   account_id: account.account_id,
   status: account.status,
@@ -31,7 +51,57 @@ export const accountView = (account: AccountRecord) => ({
   updated_at: account.updated_at,
 });
 
-export const apiKeyView = (key: ApiKeyRecord) => ({
+/** `data.merchant` of merchant creation: the one answer with the first account's notify_secret. */
+export interface MerchantView {
+  readonly merchant_id: string;
+  readonly account_id: string;
+  readonly name: string;
+  readonly status: MerchantRecord['status'];
+  readonly currencies: readonly Currency[];
+  readonly notify_secret: string;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const merchantView = (merchant: MerchantRecord, account: AccountRecord): MerchantView => ({
+  merchant_id: merchant.merchant_id,
+  account_id: account.account_id,
+  name: merchant.name,
+  status: merchant.status,
+  currencies: account.currencies,
+  notify_secret: account.notify_secret,
+  created_at: merchant.created_at,
+  updated_at: merchant.updated_at,
+});
+
+/** `data.account` of a notify_secret rotation: the new secret, shown this once. */
+export interface AccountNotifySecretView {
+  readonly account_id: string;
+  readonly notify_secret: string;
+}
+
+/** `data.api_key`; `version` is the key's, bumped by each rotation. */
+export interface ApiKeyView {
+  readonly key_id: string;
+  readonly merchant_id: string;
+  readonly account_id: string;
+  readonly name: string;
+  readonly env: Environment;
+  readonly permissions: readonly string[];
+  readonly version: number;
+  readonly status: ApiKeyRecord['status'];
+  readonly ip_whitelist: readonly string[];
+  readonly expires_at: number;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+/** `data.api_key` of issue and rotation: the only answers that carry the token. */
+export interface IssuedApiKeyView extends ApiKeyView {
+  readonly token: string;
+}
+
+export const apiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
   key_id: key.key_id,
   merchant_id: key.merchant_id,
   account_id: key.account_id,
@@ -46,7 +116,22 @@ export const apiKeyView = (key: ApiKeyRecord) => ({
   updated_at: key.updated_at,
 });
 
-export const webhookView = (webhook: WebhookRecord) => ({
+/** `data.webhook`, without its secret. */
+export interface WebhookView {
+  readonly webhook_id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly status: WebhookRecord['status'];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+/** `data.webhook` of create and rotate-secret: the only answers that carry the secret. */
+export interface WebhookWithSecretView extends WebhookView {
+  readonly secret: string;
+}
+
+export const webhookView = (webhook: WebhookRecord): WebhookView => ({
   webhook_id: webhook.webhook_id,
   url: webhook.url,
   events: webhook.events,
@@ -55,7 +140,20 @@ export const webhookView = (webhook: WebhookRecord) => ({
   updated_at: webhook.updated_at,
 });
 
-export const deliveryView = (delivery: WebhookDeliveryRecord) => ({
+/** One delivery of a webhook (or of a payout's callback: `webhook_id` null) and its attempts. */
+export interface WebhookDeliveryView {
+  readonly delivery_id: string;
+  readonly webhook_id: string | null;
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly url: string;
+  readonly status: WebhookDeliveryRecord['status'];
+  readonly attempts: readonly DeliveryAttempt[];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const deliveryView = (delivery: WebhookDeliveryRecord): WebhookDeliveryView => ({
   delivery_id: delivery.delivery_id,
   webhook_id: delivery.webhook_id,
   event_id: delivery.event_id,
@@ -75,7 +173,18 @@ export const deliveryView = (delivery: WebhookDeliveryRecord) => ({
 });
 
 /** A deposit or withdrawal; `record_id` is the ledger's `business_id` of its movement. */
-export const fundingView = (record: FundingRecord) => ({
+export interface FundingView {
+  readonly record_id: string;
+  readonly currency: Currency;
+  readonly network: string;
+  readonly amount: string;
+  readonly status: FundingRecord['status'];
+  readonly tx_hash: string | null;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const fundingView = (record: FundingRecord): FundingView => ({
   record_id: record.record_id,
   currency: record.currency,
   network: record.network,
@@ -87,7 +196,11 @@ export const fundingView = (record: FundingRecord) => ({
 });
 
 /** `total` is available plus held: what the account owns, spendable or not. */
-export const balanceView = (balance: Balance) => ({
+export interface BalanceView extends Balance {
+  readonly total: string;
+}
+
+export const balanceView = (balance: Balance): BalanceView => ({
   currency: balance.currency,
   available: balance.available,
   held: balance.held,
@@ -109,7 +222,18 @@ export const zeroBalance = (currency: Currency): Balance => ({
  * deposit's record_id, a pay-in's payment_id); `reference` the merchant's own number of a
  * payout (its reference), `null` for other records.
  */
-export const ledgerEntryView = (entry: LedgerEntry, reference: string | null) => ({
+export interface LedgerEntryView {
+  readonly transaction_id: string;
+  readonly record_type: RecordType;
+  readonly currency: Currency;
+  readonly amount: string;
+  readonly business_type: string;
+  readonly business_id: string;
+  readonly reference: string | null;
+  readonly created_at: number;
+}
+
+export const ledgerEntryView = (entry: LedgerEntry, reference: string | null): LedgerEntryView => ({
   transaction_id: entry.journal_id,
   record_type: entry.record_type,
   currency: entry.currency,

@@ -30,8 +30,6 @@ beforeEach(async () => {
 const credit = async (currency: string, amount: string, accountId = m.accountId) =>
   rightOf(await h.access.admin.credit(accountId, { currency, amount }));
 
-type Page = { items: Record<string, unknown>[]; total: number; limit: number; offset: number };
-
 describe('accounts.current', () => {
   it('answers the caller account without its notify secret', async () => {
     expect(rightOf(await h.access.accounts.current(m.caller))).toEqual({
@@ -79,18 +77,16 @@ describe('accounts.list', () => {
   });
 
   it("lists the merchant's accounts only, newest first", async () => {
-    const page = rightOf(await h.access.accounts.list(m.caller, {})) as Page;
+    const page = rightOf(await h.access.accounts.list(m.caller, {}));
     expect(page.items.map((a) => a.account_id)).toEqual(['acc_third', 'acc_second', m.accountId]);
     expect(page).toMatchObject({ total: 3, limit: 20, offset: 0 });
     expect(JSON.stringify(page)).not.toContain('notify_secret');
   });
 
   it('filters by status and pages', async () => {
-    const frozen = rightOf(await h.access.accounts.list(m.caller, { status: 'frozen' })) as Page;
+    const frozen = rightOf(await h.access.accounts.list(m.caller, { status: 'frozen' }));
     expect(frozen.items.map((a) => a.account_id)).toEqual(['acc_second']);
-    const second = rightOf(
-      await h.access.accounts.list(m.caller, { limit: '1', offset: '1' }),
-    ) as Page;
+    const second = rightOf(await h.access.accounts.list(m.caller, { limit: '1', offset: '1' }));
     expect(second).toMatchObject({ total: 3, limit: 1, offset: 1 });
     expect(second.items.map((a) => a.account_id)).toEqual(['acc_second']);
   });
@@ -143,7 +139,7 @@ describe('accounts.balances', () => {
   it('includes a currency the account does not list once it has postings', async () => {
     const { merchant } = rightOf(
       await h.access.admin.createMerchant({ name: 'Fiat', currencies: ['USD'] }),
-    ) as { merchant: { merchant_id: string; account_id: string } };
+    );
     const fiat = { merchantId: merchant.merchant_id, accountId: merchant.account_id };
     await h.store.transaction((tx) =>
       tx.ledger.post(
@@ -162,8 +158,7 @@ describe('accounts.balances', () => {
   it("never shows another account's money", async () => {
     const other = await merchantWithKey(h, { permissions: allReads }, 'Other');
     await credit('USD', '7', other.accountId);
-    const items = (rightOf(await h.access.accounts.balances(m.caller, { currency: 'USD' })) as Page)
-      .items;
+    const items = rightOf(await h.access.accounts.balances(m.caller, { currency: 'USD' })).items;
     expect(items).toEqual([{ currency: 'USD', available: '0.00', held: '0.00', total: '0.00' }]);
   });
 
@@ -200,7 +195,7 @@ describe('deposits and withdrawals', () => {
     await credit('USDT', '2');
     h.clock.advance(10);
     await credit('USD', '3');
-    const all = rightOf(await h.access.accounts.deposits(m.caller, {})) as Page;
+    const all = rightOf(await h.access.accounts.deposits(m.caller, {}));
     expect(all.items.map((d) => d.amount)).toEqual(['3.00', '2.000000', '1.00']);
     expect(all.items[0]).toEqual({
       record_id: 'dep_0003',
@@ -212,23 +207,21 @@ describe('deposits and withdrawals', () => {
       created_at: testNow + 20,
       updated_at: testNow + 20,
     });
-    const usd = rightOf(await h.access.accounts.deposits(m.caller, { currency: 'USD' })) as Page;
+    const usd = rightOf(await h.access.accounts.deposits(m.caller, { currency: 'USD' }));
     expect(usd.items.map((d) => d.record_id)).toEqual(['dep_0003', 'dep_0001']);
     const window = rightOf(
       await h.access.accounts.deposits(m.caller, {
         start_at: String(testNow + 5),
         end_at: String(testNow + 10),
       }),
-    ) as Page;
+    );
     expect(window.items.map((d) => d.record_id)).toEqual(['dep_0002']);
-    const paged = rightOf(
-      await h.access.accounts.deposits(m.caller, { limit: '2', offset: '2' }),
-    ) as Page;
+    const paged = rightOf(await h.access.accounts.deposits(m.caller, { limit: '2', offset: '2' }));
     expect(paged).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(paged.items.map((d) => d.record_id)).toEqual(['dep_0001']);
-    expect(
-      (rightOf(await h.access.accounts.deposits(m.caller, { status: 'pending' })) as Page).total,
-    ).toBe(0);
+    expect(rightOf(await h.access.accounts.deposits(m.caller, { status: 'pending' })).total).toBe(
+      0,
+    );
   });
 
   it('lists withdrawals of the account only', async () => {
@@ -237,11 +230,9 @@ describe('deposits and withdrawals', () => {
       await tx.withdrawals.insert(withdrawal(2, { network: 'ETH', status: 'failed' }));
       await tx.withdrawals.insert(withdrawal(3, { account_id: 'acc_other' }));
     });
-    const all = rightOf(await h.access.accounts.withdrawals(m.caller, {})) as Page;
+    const all = rightOf(await h.access.accounts.withdrawals(m.caller, {}));
     expect(all.items.map((w) => w.record_id)).toEqual(['wd_2', 'wd_1']);
-    const tron = rightOf(
-      await h.access.accounts.withdrawals(m.caller, { network: 'TRON' }),
-    ) as Page;
+    const tron = rightOf(await h.access.accounts.withdrawals(m.caller, { network: 'TRON' }));
     expect(tron.items).toEqual([
       {
         record_id: 'wd_1',
@@ -254,9 +245,7 @@ describe('deposits and withdrawals', () => {
         updated_at: testNow + 1,
       },
     ]);
-    const failed = rightOf(
-      await h.access.accounts.withdrawals(m.caller, { status: 'failed' }),
-    ) as Page;
+    const failed = rightOf(await h.access.accounts.withdrawals(m.caller, { status: 'failed' }));
     expect(failed.items.map((w) => w.record_id)).toEqual(['wd_2']);
   });
 
@@ -304,7 +293,7 @@ describe('accounts.ledger', () => {
   });
 
   it('lists records newest first with the transaction id and the business ids', async () => {
-    const page = rightOf(await h.access.accounts.ledger(m.caller, {})) as Page;
+    const page = rightOf(await h.access.accounts.ledger(m.caller, {}));
     expect(page).toMatchObject({ total: 4, limit: 20, offset: 0 });
     expect(page.items).toEqual([
       {
@@ -333,27 +322,23 @@ describe('accounts.ledger', () => {
   });
 
   it('sorts ascending for replays, filters by record_type, currency and time, and pages', async () => {
-    const asc = rightOf(await h.access.accounts.ledger(m.caller, { sort_order: 'asc' })) as Page;
+    const asc = rightOf(await h.access.accounts.ledger(m.caller, { sort_order: 'asc' }));
     expect(asc.items.map((e) => e.record_type)).toEqual([
       'deposit',
       'payout_hold',
       'payout',
       'payout_fee',
     ]);
-    const fees = rightOf(
-      await h.access.accounts.ledger(m.caller, { record_type: 'payout_fee' }),
-    ) as Page;
+    const fees = rightOf(await h.access.accounts.ledger(m.caller, { record_type: 'payout_fee' }));
     expect(fees.items.map((e) => e.transaction_id)).toEqual(['po_0001:payout_fee']);
-    expect(
-      (rightOf(await h.access.accounts.ledger(m.caller, { currency: 'USDT' })) as Page).total,
-    ).toBe(0);
+    expect(rightOf(await h.access.accounts.ledger(m.caller, { currency: 'USDT' })).total).toBe(0);
     const early = rightOf(
       await h.access.accounts.ledger(m.caller, { end_at: String(testNow + 60) }),
-    ) as Page;
+    );
     expect(early.items.map((e) => e.record_type)).toEqual(['payout_hold', 'deposit']);
     const paged = rightOf(
       await h.access.accounts.ledger(m.caller, { sort_order: 'asc', limit: '2', offset: '2' }),
-    ) as Page;
+    );
     expect(paged.items.map((e) => e.record_type)).toEqual(['payout', 'payout_fee']);
   });
 
@@ -371,6 +356,6 @@ describe('accounts.ledger', () => {
 
   it("never shows another account's records", async () => {
     const other = await merchantWithKey(h, { permissions: allReads }, 'Other');
-    expect((rightOf(await h.access.accounts.ledger(other.caller, {})) as Page).total).toBe(0);
+    expect(rightOf(await h.access.accounts.ledger(other.caller, {})).total).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ import {
   WithdrawalListQuery,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
-import type { Caller, Data, Query } from '../engine-api.js';
+import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import {
@@ -68,7 +68,7 @@ const fundingListQuery = (caller: Caller, query: FundingQuery): ListQuery<Fundin
 });
 
 export const accountReadUseCases = (deps: EngineDeps) => {
-  const read = <T extends Data>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
+  const read = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
     unitOfWork(deps.store, work);
 
   const current = (caller: Caller) =>

@@ -26,10 +26,17 @@ import {
   type StoreTransaction,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Data } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
-import { accountView, apiKeyView, balanceView, fundingView, zeroBalance } from './access.views.js';
+import {
+  accountView,
+  apiKeyView,
+  balanceView,
+  fundingView,
+  type IssuedApiKeyView,
+  merchantView,
+  zeroBalance,
+} from './access.views.js';
 import { signApiKeyToken } from './api-key-token.js';
 import { newSigningSecret } from './signing-secrets.js';
 import { listAll, workRetryingConflicts } from './store-work.js';
@@ -56,15 +63,16 @@ const loadKey = async (tx: StoreTransaction, keyId: string): Promise<ApiKeyRecor
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 export const adminAccountUseCases = (deps: EngineDeps) => {
-  const work = <T extends Data>(
-    run: (tx: StoreTransaction, now: number) => Promise<T>,
-  ): Promise<Outcome<T>> => {
+  const work = <T>(run: (tx: StoreTransaction, now: number) => Promise<T>): Promise<Outcome<T>> => {
     const now = deps.clock.now();
     return workRetryingConflicts(deps.store, (tx) => run(tx, now));
   };
   const isSandbox = deps.settings.environment === 'sandbox';
 
-  const withToken = async (key: ApiKeyRecord, now: number) => ({
+  const withToken = async (
+    key: ApiKeyRecord,
+    now: number,
+  ): Promise<{ readonly api_key: IssuedApiKeyView }> => ({
     api_key: {
       ...apiKeyView(key),
       token: await signApiKeyToken(deps.settings.keySecret, {
@@ -110,19 +118,7 @@ export const adminAccountUseCases = (deps: EngineDeps) => {
         created_at: now,
         updated_at: now,
       });
-      return {
-        merchant: {
-          merchant_id: merchant.merchant_id,
-          account_id: account.account_id,
-          name: merchant.name,
-          status: merchant.status,
-          currencies: account.currencies,
-          notify_secret: account.notify_secret,
-          created_at: merchant.created_at,
-          updated_at: merchant.updated_at,
-        },
-        account: accountView(account),
-      };
+      return { merchant: merchantView(merchant, account), account: accountView(account) };
     });
 
   /**

@@ -18,9 +18,6 @@ const notFound = { message: 'webhook not found', httpStatus: 404, code: 65 };
 const forbidden = { message: 'forbidden', httpStatus: 403, code: 61 };
 const hook = { url: 'https://merchant.example/hooks', events: ['acquiring.*'] };
 
-type WebhookAnswer = { webhook: Record<string, unknown> & { webhook_id: string; secret: string } };
-type Page = { items: Record<string, unknown>[]; total: number; limit: number; offset: number };
-
 let h: AccessHarness;
 let m: Awaited<ReturnType<typeof merchantWithKey>>;
 let caller: Caller;
@@ -32,7 +29,7 @@ beforeEach(async () => {
 });
 
 const create = async (body: Record<string, unknown> = hook, as: Caller = caller) =>
-  rightOf(await h.access.webhooks.create(as, body)) as WebhookAnswer;
+  rightOf(await h.access.webhooks.create(as, body));
 
 describe('create', () => {
   it('answers the webhook with its secret', async () => {
@@ -100,13 +97,11 @@ describe('reads', () => {
       h.clock.advance(1);
     }
     rightOf(await h.access.webhooks.remove(caller, ids[1] ?? ''));
-    const page = rightOf(await h.access.webhooks.list(caller, {})) as Page;
+    const page = rightOf(await h.access.webhooks.list(caller, {}));
     expect(page.items.map((w) => w.webhook_id)).toEqual([ids[3], ids[2], ids[0]]);
     expect(page).toMatchObject({ total: 3, limit: 20, offset: 0 });
     expect(JSON.stringify(page)).not.toContain('whsec_');
-    const second = rightOf(
-      await h.access.webhooks.list(caller, { limit: '2', offset: '2' }),
-    ) as Page;
+    const second = rightOf(await h.access.webhooks.list(caller, { limit: '2', offset: '2' }));
     expect(second).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(second.items.map((w) => w.webhook_id)).toEqual([ids[0]]);
     expect(failureOf(await h.access.webhooks.list(caller, { offset: '-1' })).message).toBe(
@@ -139,7 +134,7 @@ describe("another merchant's webhook is not found, like a missing one", () => {
       await w.remove(other.caller, id),
       await w.get(caller, 'wh_missing'),
     ]) {
-      expect(failureOf(outcome)).toEqual(notFound);
+      expect(failureOf<unknown>(outcome)).toEqual(notFound);
     }
     expect(await h.oracle.record('webhooks', id)).toMatchObject({ status: 'active', version: 1 });
   });
@@ -193,9 +188,7 @@ describe('update', () => {
 describe('remove', () => {
   it('marks the webhook deleted; afterwards it is not found', async () => {
     const { webhook } = await create();
-    const removed = rightOf(await h.access.webhooks.remove(caller, webhook.webhook_id)) as {
-      webhook: Record<string, unknown>;
-    };
+    const removed = rightOf(await h.access.webhooks.remove(caller, webhook.webhook_id));
     expect(removed.webhook).toMatchObject({ webhook_id: webhook.webhook_id, status: 'deleted' });
     expect(removed.webhook).not.toHaveProperty('secret');
     expect(failureOf(await h.access.webhooks.get(caller, webhook.webhook_id))).toEqual(notFound);
@@ -209,9 +202,7 @@ describe('remove', () => {
 describe('rotateSecret', () => {
   it('replaces the secret and shows the new one', async () => {
     const { webhook } = await create();
-    const rotated = rightOf(
-      await h.access.webhooks.rotateSecret(caller, webhook.webhook_id),
-    ) as WebhookAnswer;
+    const rotated = rightOf(await h.access.webhooks.rotateSecret(caller, webhook.webhook_id));
     expect(rotated.webhook.secret).toMatch(whsec);
     expect(rotated.webhook.secret).not.toBe(webhook.secret);
     expect(await h.oracle.record('webhooks', webhook.webhook_id)).toMatchObject({
@@ -278,7 +269,7 @@ describe('deliveries and redelivery', () => {
   });
 
   it("lists the webhook's deliveries with their attempts", async () => {
-    const page = rightOf(await h.access.webhooks.deliveries(caller, webhookId, {})) as Page;
+    const page = rightOf(await h.access.webhooks.deliveries(caller, webhookId, {}));
     expect(page.items.map((d) => d.delivery_id)).toEqual(['dlv_2', 'dlv_1']);
     expect(page.items[1]).toEqual({
       delivery_id: 'dlv_1',
@@ -302,15 +293,13 @@ describe('deliveries and redelivery', () => {
     });
     const paged = rightOf(
       await h.access.webhooks.deliveries(caller, webhookId, { limit: '1', offset: '1' }),
-    ) as Page;
+    );
     expect(paged).toMatchObject({ total: 2, limit: 1, offset: 1 });
   });
 
   it('redelivers: a new outbox message with the same payload and destination', async () => {
     h.clock.advance(30);
-    const answer = rightOf(await h.access.webhooks.redeliver(caller, 'dlv_1')) as {
-      delivery: Record<string, unknown>;
-    };
+    const answer = rightOf(await h.access.webhooks.redeliver(caller, 'dlv_1'));
     expect(answer.delivery).toMatchObject({
       delivery_id: 'dlv_1',
       status: 'pending',
@@ -342,9 +331,7 @@ describe('deliveries and redelivery', () => {
 
   it('a pending delivery is on its way: answered as it is, nothing enqueued', async () => {
     rightOf(await h.access.webhooks.redeliver(caller, 'dlv_1'));
-    const answer = rightOf(await h.access.webhooks.redeliver(caller, 'dlv_1')) as {
-      delivery: Record<string, unknown>;
-    };
+    const answer = rightOf(await h.access.webhooks.redeliver(caller, 'dlv_1'));
     expect(answer.delivery.status).toBe('pending');
     expect(await h.oracle.outbox()).toHaveLength(2);
   });

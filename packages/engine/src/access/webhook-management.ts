@@ -21,7 +21,7 @@ import {
   type WebhookRecord,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
-import type { Caller, Data, Query } from '../engine-api.js';
+import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
@@ -58,9 +58,7 @@ const sameEvents = (a: readonly string[], b: readonly string[]): boolean =>
 
 export const webhookUseCases = (deps: EngineDeps) => {
   const codecOptions = { allowInsecureUrl: deps.settings.allowInsecureWebhooks };
-  const work = <T extends Data>(
-    run: (tx: StoreTransaction, now: number) => Promise<T>,
-  ): Promise<Outcome<T>> => {
+  const work = <T>(run: (tx: StoreTransaction, now: number) => Promise<T>): Promise<Outcome<T>> => {
     const now = deps.clock.now();
     return workRetryingConflicts(deps.store, (tx) => run(tx, now));
   };

@@ -9,7 +9,8 @@ import {
 } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
-import type { Caller, Data } from '../engine-api.js';
+import type { OrderAnswer } from '../engine-answers.js';
+import type { Caller } from '../engine-api.js';
 import { timerWorker } from '../workers/timer-worker.js';
 import {
   caller,
@@ -53,7 +54,7 @@ const later = (seconds: number) => bed.deps.clock.advance(seconds);
 const createOrder = async (body: Record<string, unknown> = {}, who: Caller = me) =>
   dataOf(await uc.acquiring.create(who, { ...orderBody, ...body }));
 
-const orderOf = (data: Data) => data.order as Record<string, unknown>;
+const orderOf = (data: OrderAnswer) => data.order;
 
 const pay = async (orderId: string, body: Record<string, unknown>) =>
   dataOf(await uc.admin.sandboxPayment(orderId, body)).payment as Record<string, unknown>;
@@ -347,7 +348,7 @@ describe('order lifecycle', () => {
 
     const list = dataOf(await uc.acquiring.payments(me, 'ord_1'));
     expect(list.total).toBe(2);
-    expect((list.items as { payment_id: string }[]).map((p) => p.payment_id)).toEqual(['p1', 'p2']);
+    expect(list.items.map((p) => p.payment_id)).toEqual(['p1', 'p2']);
     expect(list.items).toContainEqual(confirmed);
     // the order is final: its timer is gone
     expect(await bed.oracle.timers()).toEqual([]);
@@ -491,7 +492,7 @@ describe('expiry', () => {
     // reading again sends nothing more
     await uc.acquiring.get(me, 'ord_1');
     const listed = dataOf(await uc.acquiring.list(me, {}));
-    expect((listed.items as { status: string }[]).map((o) => o.status)).toEqual(['expired']);
+    expect(listed.items.map((o) => o.status)).toEqual(['expired']);
     expect(await deliveries()).toHaveLength(1);
   });
 
@@ -500,7 +501,7 @@ describe('expiry', () => {
     later(2000);
     const listed = dataOf(await uc.acquiring.list(me, { status: 'pending' }));
     expect(listed.total).toBe(1);
-    expect((listed.items as { status: string }[])[0]?.status).toBe('expired');
+    expect(listed.items[0]?.status).toBe('expired');
     expect(await bed.oracle.record('acquiringOrders', 'ord_1')).toMatchObject({
       status: 'expired',
     });
@@ -575,7 +576,7 @@ describe('close', () => {
     expect(refusalOf(await uc.acquiring.close(me, 'ord_1', { reason: 'x' }))).toEqual(
       refusal(400, 53, 'completed order cannot be closed'),
     );
-    const second = orderOf(await createOrder({ out_trade_no: 'ORD-2' })).order_id as string;
+    const second = orderOf(await createOrder({ out_trade_no: 'ORD-2' })).order_id;
     later(1800);
     expect(refusalOf(await uc.acquiring.close(me, second, { reason: 'x' }))).toEqual(
       refusal(400, 53, 'order already final'),
@@ -609,10 +610,7 @@ describe('visibility', () => {
     later(5);
     await createOrder({ out_trade_no: 'ORD-2' });
     const all = dataOf(await uc.acquiring.list(me, {}));
-    expect((all.items as { out_trade_no: string }[]).map((o) => o.out_trade_no)).toEqual([
-      'ORD-2',
-      'ORD-1',
-    ]);
+    expect(all.items.map((o) => o.out_trade_no)).toEqual(['ORD-2', 'ORD-1']);
     const one = dataOf(await uc.acquiring.list(me, { out_trade_no: 'ORD-1' }));
     expect(one.total).toBe(1);
     const paged = dataOf(await uc.acquiring.list(me, { limit: '1', offset: '1' }));

@@ -33,7 +33,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js';
 import { requirePermission } from '../access-control.js';
 import { commitEffects } from '../commit-effects.js';
-import type { Caller, Data, Engine, Query } from '../engine-api.js';
+import type { Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteStart } from '../inspection.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
@@ -104,7 +104,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     return order;
   };
 
-  const create = (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+  const create = (caller: Caller, body: unknown) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.create');
@@ -178,7 +178,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const get = (caller: Caller, orderId: string): Promise<Outcome<Data>> => {
+  const get = (caller: Caller, orderId: string) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.read');
@@ -188,7 +188,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const list = (caller: Caller, query: Query): Promise<Outcome<Data>> => {
+  const list = (caller: Caller, query: Query) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.read');
@@ -214,7 +214,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const payments = (caller: Caller, orderId: string): Promise<Outcome<Data>> => {
+  const payments = (caller: Caller, orderId: string) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.read');
@@ -225,7 +225,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const close = (caller: Caller, orderId: string, body: unknown): Promise<Outcome<Data>> => {
+  const close = (caller: Caller, orderId: string, body: unknown) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.close');
@@ -243,7 +243,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const checkoutView = (orderId: string): Promise<Outcome<Data>> => {
+  const checkoutView = (orderId: string) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       const order = await settleExpiry(deps, tx, await checkoutOrder(tx, orderId), now);
@@ -251,7 +251,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const selectToken = (orderId: string, body: unknown): Promise<Outcome<Data>> => {
+  const selectToken = (orderId: string, body: unknown) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       const order = await checkoutOrder(tx, orderId);
@@ -276,7 +276,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     });
   };
 
-  const sandboxPayment = (orderId: string, body: unknown): Promise<Outcome<Data>> => {
+  const sandboxPayment = (orderId: string, body: unknown) => {
     if (deps.settings.environment !== 'sandbox') {
       return Promise.resolve(E.left(payrailError('forbidden')));
     }

@@ -13,7 +13,7 @@ import {
 import { createMemoryStore, type MemoryOracle, memoryOracle } from '@payrail/store-memory';
 import * as E from 'fp-ts/lib/Either.js';
 import { permissions } from '../access-control.js';
-import type { Caller, Data } from '../engine-api.js';
+import type { Caller } from '../engine-api.js';
 import type { AdjustableClock, EngineDeps, EngineSettings } from '../engine-deps.js';
 import type { Outcome } from '../unit-of-work.js';
 
@@ -154,13 +154,13 @@ export const seed = async (bed: TestBed): Promise<void> => {
 };
 
 /** The answer's data; fails the test with the error's message otherwise. */
-export const dataOf = (outcome: Outcome<Data>): Data => {
+export const dataOf = <T>(outcome: Outcome<T>): T => {
   if (E.isLeft(outcome)) throw new Error(`expected success, got ${outcome.left.message}`);
   return outcome.right;
 };
 
 /** What a merchant sees of a refusal: status, code and message. */
-export const refusalOf = (outcome: Outcome<Data>) => {
+export const refusalOf = (outcome: Outcome<unknown>) => {
   if (E.isRight(outcome))
     throw new Error(`expected a refusal, got ${JSON.stringify(outcome.right)}`);
   const error: PayrailError = outcome.left;

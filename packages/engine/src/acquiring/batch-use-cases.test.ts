@@ -1,6 +1,7 @@
 import type { PayoutRecord, PayoutRouteRecord } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Caller, Data, Engine } from '../engine-api.js';
+import type { BatchView } from '../engine-answers.js';
+import type { Caller, Engine } from '../engine-api.js';
 import {
   caller,
   cryptoRoute,
@@ -44,7 +45,7 @@ beforeEach(async () => {
   batches = acquiringUseCases(bed.deps).batches;
 });
 
-const batchOf = (data: Data) => data.batch as Record<string, unknown>;
+const batchOf = (data: { readonly batch: BatchView }) => data.batch;
 
 const createBatch = async (body: Record<string, unknown> = {}, who: Caller = creator) =>
   batchOf(dataOf(await batches.create(who, { ...batchBody, ...body })));
@@ -223,13 +224,7 @@ describe('four eyes and submission', () => {
 
     const items = dataOf(await batches.items(creator, 'bat_1', {}));
     expect(items).toMatchObject({ total: 2, limit: 20, offset: 0 });
-    expect(
-      (items.items as { order_no: string; payout_id: string; status: string }[]).map((i) => [
-        i.order_no,
-        i.payout_id,
-        i.status,
-      ]),
-    ).toEqual([
+    expect(items.items.map((i) => [i.order_no, i.payout_id, i.status])).toEqual([
       ['B1', first.payout_id, 'submitted'],
       ['B2', second.payout_id, 'submitted'],
     ]);
@@ -451,7 +446,7 @@ describe('items and visibility', () => {
     );
     const page = dataOf(await batches.items(creator, 'bat_1', { limit: '2', offset: '1' }));
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 1 });
-    expect((page.items as { order_no: string }[]).map((i) => i.order_no)).toEqual(['B2', 'B3']);
+    expect(page.items.map((i) => i.order_no)).toEqual(['B2', 'B3']);
     expect(refusalOf(await batches.items(creator, 'bat_1', { limit: '0' }))).toEqual(
       refusal(400, 51, 'invalid limit'),
     );

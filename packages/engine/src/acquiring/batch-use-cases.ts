@@ -22,7 +22,6 @@ import {
   cryptoBatchItemsView,
   cryptoBatchMachine,
   cryptoBatchStatusOf,
-  cryptoBatchView,
   cryptoMethodRefusal,
   decide,
   decodeCryptoBatchCreateRequest,
@@ -37,11 +36,12 @@ import {
   start,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
-import type { Caller, Data, Engine } from '../engine-api.js';
+import type { Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteDecision, noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
+import { batchViewOf } from './acquiring-views.js';
 import {
   batchItemRouter,
   batchRoute,
@@ -67,12 +67,8 @@ const noteBatchDecision = (
     after,
   });
 
-/** `data.batch`: the core's view, plus the notify_url when the batch has one. */
-const batchAnswerOf = (batch: Pick<LoadedBatch, 'snapshot' | 'notifyUrl'>): Data => ({
-  batch: {
-    ...cryptoBatchView(batch.snapshot),
-    ...(batch.notifyUrl === null ? {} : { notify_url: batch.notifyUrl }),
-  },
+const batchAnswerOf = (batch: Pick<LoadedBatch, 'snapshot' | 'notifyUrl'>) => ({
+  batch: batchViewOf(batch),
 });
 
 export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
@@ -155,7 +151,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
   const payoutIdsOf = (snapshot: CryptoBatchSnapshot) =>
     payoutIdsFor(snapshot, () => deps.ids.next('po'));
 
-  const create = async (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+  const create = async (caller: Caller, body: unknown) => {
     const guard = deps.outboundUrlGuard;
     const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const now = deps.clock.now();
@@ -185,7 +181,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     });
   };
 
-  const get = (caller: Caller, batchId: string): Promise<Outcome<Data>> => {
+  const get = (caller: Caller, batchId: string) => {
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.read');
       await merchantAccount(tx, caller, 'payout', 'read');
@@ -193,11 +189,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     });
   };
 
-  const items = (
-    caller: Caller,
-    batchId: string,
-    query: Readonly<Record<string, string | undefined>>,
-  ): Promise<Outcome<Data>> => {
+  const items = (caller: Caller, batchId: string, query: Query) => {
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.read');
       await merchantAccount(tx, caller, 'payout', 'read');
@@ -208,7 +200,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     });
   };
 
-  const addItems = (caller: Caller, batchId: string, body: unknown): Promise<Outcome<Data>> => {
+  const addItems = (caller: Caller, batchId: string, body: unknown) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.create');
@@ -226,7 +218,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     });
   };
 
-  const approve = (caller: Caller, batchId: string): Promise<Outcome<Data>> => {
+  const approve = (caller: Caller, batchId: string) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.submit');
@@ -244,7 +236,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     });
   };
 
-  const submit = (caller: Caller, batchId: string): Promise<Outcome<Data>> => {
+  const submit = (caller: Caller, batchId: string) => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.submit');

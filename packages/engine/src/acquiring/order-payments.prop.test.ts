@@ -1,4 +1,4 @@
-import { aggregateOrderStatus, Decimal, type PaymentStatus } from '@payrail/core';
+import { aggregateOrderStatus, Decimal } from '@payrail/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caller, dataOf, seed, testBed } from './acquiring.test-support.js';
@@ -63,11 +63,7 @@ describe('order payments through the engine', () => {
           );
         }
         const confirmed = payments.filter((p) => p.reached === 2);
-        const records = dataOf(await uc.acquiring.payments(me, 'ord_1')).items as {
-          payment_id: string;
-          status: PaymentStatus;
-          amount: string;
-        }[];
+        const records = dataOf(await uc.acquiring.payments(me, 'ord_1')).items;
         expect(Object.fromEntries(records.map((r) => [r.payment_id, r.status]))).toEqual(
           Object.fromEntries(
             payments.map((p) => [p.id, ['processing', 'confirming', 'completed'][p.reached]]),

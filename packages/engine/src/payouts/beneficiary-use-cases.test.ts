@@ -117,12 +117,12 @@ describe('beneficiaries', () => {
       53,
     ]);
     const page = dataOf(await h.engine.beneficiaries.list(merchantA, { limit: '1' }));
-    expect([
-      (page.items as { beneficiary_id: string }[]).map((b) => b.beneficiary_id),
-      page.total,
-      page.limit,
-      page.offset,
-    ]).toEqual([['ben_2'], 2, 1, 0]);
+    expect([page.items.map((b) => b.beneficiary_id), page.total, page.limit, page.offset]).toEqual([
+      ['ben_2'],
+      2,
+      1,
+      0,
+    ]);
     expect(dataOf(await h.engine.beneficiaries.list(merchantB, {})).total).toBe(0);
     expect(errorOf(await h.engine.beneficiaries.list(merchantA, { limit: '101' }))).toEqual([
       'invalid limit',

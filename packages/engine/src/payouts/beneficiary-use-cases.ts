@@ -21,9 +21,9 @@ import {
   type StoreTransaction,
 } from '@payrail/core';
 import { type Permission, requirePermission, requireProduct } from '../access-control.js';
-import type { Caller, Data, Query } from '../engine-api.js';
+import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { insertAccount, upsertBeneficiary } from './beneficiary-linking.js';
 import { networkLookupIn } from './payout-commands.js';
 import { candidateRoutes, findMethod } from './payout-routing.js';
@@ -80,7 +80,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
 
   const beneficiaries = {
     /** `POST /payment/beneficiaries`: creates, or refreshes the profile of the same payee. */
-    create: (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+    create: (caller: Caller, body: unknown) => {
       const at = deps.clock.now();
       return retryingOnce(() =>
         unitOfWork(deps.store, async (tx) => {
@@ -113,13 +113,13 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
       );
     },
 
-    get: (caller: Caller, beneficiaryId: string): Promise<Outcome<Data>> =>
+    get: (caller: Caller, beneficiaryId: string) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary.read');
         return { beneficiary: beneficiaryView(await findBeneficiary(tx, caller, beneficiaryId)) };
       }),
 
-    list: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+    list: (caller: Caller, query: Query) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary.read');
         const q = orRefuse(decodeWith(BeneficiaryListQuery)(query));
@@ -132,7 +132,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
       }),
 
     /** `PATCH /payment/beneficiaries/{id}`: `status` active or disabled. */
-    update: (caller: Caller, beneficiaryId: string, body: unknown): Promise<Outcome<Data>> => {
+    update: (caller: Caller, beneficiaryId: string, body: unknown) => {
       const at = deps.clock.now();
       return retryingOnce(() =>
         unitOfWork(deps.store, async (tx) => {
@@ -149,7 +149,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
 
   const beneficiaryAccounts = {
     /** `POST /payment/beneficiary-accounts`: one account per network_code of a beneficiary. */
-    create: async (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+    create: async (caller: Caller, body: unknown) => {
       const at = deps.clock.now();
       const attempt = () =>
         unitOfWork(deps.store, async (tx) => {
@@ -183,14 +183,14 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
       }
     },
 
-    get: (caller: Caller, beneficiaryAccountId: string): Promise<Outcome<Data>> =>
+    get: (caller: Caller, beneficiaryAccountId: string) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary_account.read');
         const account = await findAccount(tx, caller, beneficiaryAccountId);
         return { beneficiary_account: beneficiaryAccountView(account) };
       }),
 
-    list: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+    list: (caller: Caller, query: Query) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary_account.read');
         const q = orRefuse(decodeWith(BeneficiaryAccountListQuery)(query));

@@ -38,11 +38,11 @@ import {
 } from '@payrail/core';
 import { type Permission, requirePermission, requireProduct } from '../access-control.js';
 import { commitEffects } from '../commit-effects.js';
-import type { Caller, Data, Query } from '../engine-api.js';
+import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteDecision, noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
-import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import {
   type LinkedBeneficiary,
   linkById,
@@ -203,7 +203,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     });
   };
 
-  const answerRepeat = (original: PayoutRecord, requestHash: string): Data =>
+  const answerRepeat = (original: PayoutRecord, requestHash: string) =>
     original.request_hash === requestHash
       ? { payout: createdPayoutView(loadedPayoutOf(original).snapshot) }
       : refuse(payrailError('client_request_id_already_used'));
@@ -211,7 +211,7 @@ export const payoutCommands = (deps: EngineDeps) => {
   // -------------------------------------------------------------------------------------------
   // POST /payment/quickpayout
 
-  const create = async (caller: Caller, body: unknown): Promise<Outcome<Data>> => {
+  const create = async (caller: Caller, body: unknown) => {
     const guard = deps.outboundUrlGuard;
     const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const at = deps.clock.now();
@@ -353,14 +353,14 @@ export const payoutCommands = (deps: EngineDeps) => {
   // -------------------------------------------------------------------------------------------
   // Reads
 
-  const get = (caller: Caller, payoutId: string): Promise<Outcome<Data>> =>
+  const get = (caller: Caller, payoutId: string) =>
     unitOfWork(deps.store, async (tx) => {
       await payoutAccount(tx, caller, 'payment.payout.read');
       const { snapshot } = await loadPayout(tx, payoutId, caller.account_id);
       return { payout: payoutResourceOf(snapshot) };
     });
 
-  const list = (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+  const list = (caller: Caller, query: Query) =>
     unitOfWork(deps.store, async (tx) => {
       await payoutAccount(tx, caller, 'payment.payout.read');
       const q = orRefuse(decodeWith(PayoutListQuery)(query));
@@ -390,7 +390,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     payoutId: string,
     permission: Permission,
     eventOf: (account: AccountRecord, at: number) => PayoutEvent,
-  ): Promise<Outcome<Data>> => {
+  ) => {
     const at = deps.clock.now();
     return retryingOnce(() =>
       unitOfWork(deps.store, async (tx) => {
@@ -416,11 +416,7 @@ export const payoutCommands = (deps: EngineDeps) => {
   // -------------------------------------------------------------------------------------------
   // PATCH /payment/payouts/{payout_id}
 
-  const update = async (
-    caller: Caller,
-    payoutId: string,
-    body: unknown,
-  ): Promise<Outcome<Data>> => {
+  const update = async (caller: Caller, payoutId: string, body: unknown) => {
     const guard = deps.outboundUrlGuard;
     const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const at = deps.clock.now();

@@ -35,10 +35,7 @@ describe('sandbox catalogue', () => {
         network_codes: ['EVM', 'TRON'],
       }),
     ]);
-    const networks = dataOf(await h.engine.admin.listPayoutNetworks({})).items as {
-      code: string;
-      fields: unknown;
-    }[];
+    const networks = dataOf(await h.engine.admin.listPayoutNetworks({})).items;
     expect(networks.map((n) => [n.code, n.fields])).toEqual(
       [...sandboxNetworkSchemas]
         .sort((a, b) => (a.code < b.code ? -1 : 1))
@@ -72,10 +69,9 @@ describe('sandbox catalogue', () => {
     dataOf(await h.engine.admin.updateRoute('rt_1', { fixed_fee: '0.25' }));
     expect(await seedSandboxCatalogue(h.store, h.ids, h.clock)).toBe(0);
     expect(dataOf(await h.engine.admin.listRoutes({})).total).toBe(3);
-    expect(
-      (dataOf(await h.engine.admin.listRoutes({ limit: '1' })).items as { fixed_fee: string }[])[0]
-        ?.fixed_fee,
-    ).toBe('0.25');
+    expect(dataOf(await h.engine.admin.listRoutes({ limit: '1' })).items[0]?.fixed_fee).toBe(
+      '0.25',
+    );
   });
 });
 
@@ -134,9 +130,7 @@ describe('payout setup lookups', () => {
       }),
     );
     const ids = async (caller: typeof merchantA) =>
-      (dataOf(await h.engine.payoutSetup.methods(caller, {})).items as { method_id: number }[]).map(
-        (m) => m.method_id,
-      );
+      dataOf(await h.engine.payoutSetup.methods(caller, {})).items.map((m) => m.method_id);
     expect(await ids(merchantA)).toEqual([1, 2]);
     expect(await ids(merchantB)).toEqual([1, 2, 3]);
     dataOf(await h.engine.admin.updatePayoutMethod('2', { status: 'disabled' }));
@@ -170,11 +164,9 @@ describe('payout setup lookups', () => {
       },
     ]);
     expect(
-      (
-        dataOf(await h.engine.payoutSetup.networks(merchantA, { currency: 'USDT' })).items as {
-          code: string;
-        }[]
-      ).map((n) => n.code),
+      dataOf(await h.engine.payoutSetup.networks(merchantA, { currency: 'USDT' })).items.map(
+        (n) => n.code,
+      ),
     ).toEqual(['EVM', 'TRON']);
     expect(errorOf(await h.engine.payoutSetup.networks(merchantA, { method_id: '9' }))).toEqual([
       'payout method not found',

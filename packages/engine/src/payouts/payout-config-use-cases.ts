@@ -28,9 +28,9 @@ import {
   WebhookListQuery,
 } from '@payrail/core';
 import { requireProduct } from '../access-control.js';
-import type { Caller, Data, Query } from '../engine-api.js';
+import type { Caller, PageView, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { methodServesCurrency } from './payout-routing.js';
 import { listAll, loadAccount } from './payout-store.js';
 import {
@@ -108,7 +108,7 @@ const usableMethods = async (
 };
 
 /** A short list shown whole: `{items, total, limit, offset}` like every list. */
-const wholeList = (items: readonly unknown[]): Data => ({
+const wholeList = <V>(items: readonly V[]): PageView<V> => ({
   items,
   total: items.length,
   limit: Math.max(items.length, listLimits.maxLimit),
@@ -116,7 +116,7 @@ const wholeList = (items: readonly unknown[]): Data => ({
 });
 
 export const payoutConfigUseCases = (deps: EngineDeps) => {
-  const run = <T extends Data>(work: (tx: StoreTransaction, at: number) => Promise<T>) => {
+  const run = <T>(work: (tx: StoreTransaction, at: number) => Promise<T>) => {
     const at = deps.clock.now();
     return unitOfWork(deps.store, (tx) => work(tx, at));
   };
@@ -131,14 +131,14 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
   };
 
   const admin = {
-    listPayoutMethods: (query: Query): Promise<Outcome<Data>> =>
+    listPayoutMethods: (query: Query) =>
       run(async (tx) => {
         const q = orRefuse(decodePage(query));
         const page = await tx.payoutMethods.list({ sort: 'asc', limit: q.limit, offset: q.offset });
         return pageView(page, payoutMethodView);
       }),
 
-    createPayoutMethod: (body: unknown): Promise<Outcome<Data>> =>
+    createPayoutMethod: (body: unknown) =>
       run(async (tx, at) => {
         const draft = orRefuse(decodePayoutMethodCreate(body));
         await checkNetworksExist(tx, draft.network_codes);
@@ -158,7 +158,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         return { payout_method: payoutMethodView(method) };
       }),
 
-    updatePayoutMethod: (methodId: string, body: unknown): Promise<Outcome<Data>> =>
+    updatePayoutMethod: (methodId: string, body: unknown) =>
       run(async (tx, at) => {
         const current = await findMethodRecord(tx, methodId);
         const draft = orRefuse(decodePayoutMethodUpdate(body, methodDraftOf(current)));
@@ -175,7 +175,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
     // -----------------------------------------------------------------------------------------
     // Operator: /admin/payout-networks
 
-    listPayoutNetworks: (query: Query): Promise<Outcome<Data>> =>
+    listPayoutNetworks: (query: Query) =>
       run(async (tx) => {
         const q = orRefuse(decodePage(query));
         const page = await tx.payoutNetworks.list({
@@ -186,7 +186,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         return pageView(page, payoutNetworkView);
       }),
 
-    createPayoutNetwork: (body: unknown): Promise<Outcome<Data>> =>
+    createPayoutNetwork: (body: unknown) =>
       run(async (tx, at) => {
         const draft = orRefuse(decodePayoutNetworkCreate(body));
         const network = await insertOrRefuse(
@@ -196,7 +196,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         return { payout_network: payoutNetworkView(network) };
       }),
 
-    updatePayoutNetwork: (code: string, body: unknown): Promise<Outcome<Data>> =>
+    updatePayoutNetwork: (code: string, body: unknown) =>
       run(async (tx, at) => {
         const current =
           (await tx.payoutNetworks.get(code)) ?? refuse(payrailError('network_not_found'));
@@ -208,14 +208,14 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
     // -----------------------------------------------------------------------------------------
     // Operator: /admin/routes
 
-    listRoutes: (query: Query): Promise<Outcome<Data>> =>
+    listRoutes: (query: Query) =>
       run(async (tx) => {
         const q = orRefuse(decodePage(query));
         const page = await tx.payoutRoutes.list({ sort: 'asc', limit: q.limit, offset: q.offset });
         return pageView(page, payoutRouteView);
       }),
 
-    createRoute: (body: unknown): Promise<Outcome<Data>> =>
+    createRoute: (body: unknown) =>
       run(async (tx, at) => {
         const draft = orRefuse(decodePayoutRouteCreate(body));
         await checkRouteTargets(tx, draft);
@@ -228,7 +228,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         return { route: payoutRouteView(route) };
       }),
 
-    updateRoute: (routeId: string, body: unknown): Promise<Outcome<Data>> =>
+    updateRoute: (routeId: string, body: unknown) =>
       run(async (tx, at) => {
         const current =
           (await tx.payoutRoutes.get(routeId)) ??
@@ -251,7 +251,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
 
   const payoutSetup = {
     /** `GET /payment/payout-methods?currency=`: methods with a route for the account. */
-    methods: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+    methods: (caller: Caller, query: Query) =>
       run(async (tx) => {
         const account = await merchantAccount(tx, caller);
         const q = orRefuse(decodeWith(PayoutMethodListQuery)(query));
@@ -273,7 +273,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
      * of the usable methods (of one, with method_id: `payout method not found` when it is not
      * usable), with the field schema under `fields` when include_schema is true.
      */
-    networks: (caller: Caller, query: Query): Promise<Outcome<Data>> =>
+    networks: (caller: Caller, query: Query) =>
       run(async (tx) => {
         const account = await merchantAccount(tx, caller);
         const q = orRefuse(decodeWith(PayoutNetworkListQuery)(query));
@@ -302,7 +302,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     /** `GET /payment/payout-networks/{code}/schema`: `network not found` for unknown codes. */
-    networkSchema: (caller: Caller, code: string): Promise<Outcome<Data>> =>
+    networkSchema: (caller: Caller, code: string) =>
       run(async (tx) => {
         await merchantAccount(tx, caller);
         const network = await tx.payoutNetworks.get(code);

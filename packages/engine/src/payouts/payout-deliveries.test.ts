@@ -19,8 +19,6 @@ import {
   walletaPayout,
 } from './payouts.test-support.js';
 
-type Page = { items: Record<string, unknown>[]; total: number; limit: number; offset: number };
-
 const failedAttempt = {
   attempt: 1,
   at: startTime,
@@ -91,7 +89,7 @@ beforeEach(async () => {
 
 describe('payouts.deliveries', () => {
   it("lists the payout's callbacks, newest first, in the webhook deliveries' view", async () => {
-    const page = dataOf(await h.engine.payouts.deliveries(merchantA, 'po_1', {})) as Page;
+    const page = dataOf(await h.engine.payouts.deliveries(merchantA, 'po_1', {}));
     expect(page).toMatchObject({ total: 2, limit: 20, offset: 0 });
     expect(page.items.map((d) => d.delivery_id)).toEqual(['dlv_2', 'dlv_1']);
     expect(page.items[1]).toEqual({
@@ -107,10 +105,10 @@ describe('payouts.deliveries', () => {
     });
     const paged = dataOf(
       await h.engine.payouts.deliveries(merchantA, 'po_1', { limit: '1', offset: '1' }),
-    ) as Page;
+    );
     expect(paged).toMatchObject({ total: 2, limit: 1, offset: 1 });
     expect(paged.items.map((d) => d.delivery_id)).toEqual(['dlv_1']);
-    const ofB = dataOf(await h.engine.payouts.deliveries(merchantB, 'po_2', {})) as Page;
+    const ofB = dataOf(await h.engine.payouts.deliveries(merchantB, 'po_2', {}));
     expect(ofB.items.map((d) => d.delivery_id)).toEqual(['dlv_4']);
   });
 
@@ -152,7 +150,7 @@ describe('payouts.deliveries', () => {
     const onlyWebhooks = merchantAWith('payment.webhook.read', 'payment.webhook.write');
     expect(errorOf(await h.engine.payouts.deliveries(onlyWebhooks, 'po_1', {}))).toEqual(forbidden);
     const readOnly = merchantAWith('payment.payout.read');
-    expect((dataOf(await h.engine.payouts.deliveries(readOnly, 'po_1', {})) as Page).total).toBe(2);
+    expect(dataOf(await h.engine.payouts.deliveries(readOnly, 'po_1', {})).total).toBe(2);
     await h.setAccount(merchantA, { products: { payout: false, acquiring: true } });
     expect(errorOf(await h.engine.payouts.deliveries(merchantA, 'po_1', {}))).toEqual(forbidden);
     await h.setAccount(merchantA, {
@@ -171,9 +169,7 @@ describe('redelivering a payout callback', () => {
   it("enqueues the callback again to the payout's notify_url and lists it pending", async () => {
     h.clock.advance(60);
     const webhooks = webhookUseCases(h.deps);
-    const answer = dataOf(await webhooks.redeliver(merchantA, 'dlv_1')) as {
-      delivery: Record<string, unknown>;
-    };
+    const answer = dataOf(await webhooks.redeliver(merchantA, 'dlv_1'));
     expect(answer.delivery).toMatchObject({
       delivery_id: 'dlv_1',
       webhook_id: null,
@@ -197,7 +193,7 @@ describe('redelivering a payout callback', () => {
       available_at: startTime + 60,
       created_at: startTime + 60,
     });
-    const page = dataOf(await h.engine.payouts.deliveries(merchantA, 'po_1', {})) as Page;
+    const page = dataOf(await h.engine.payouts.deliveries(merchantA, 'po_1', {}));
     expect(page.items.map((d) => [d.delivery_id, d.status])).toEqual([
       ['dlv_2', 'succeeded'],
       ['dlv_1', 'pending'],

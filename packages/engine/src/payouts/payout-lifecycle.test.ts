@@ -403,9 +403,7 @@ describe('payout lifecycle, end to end on the memory store', () => {
       walletaPayout({ client_request_id: 'req-2', reference: 'ref-2', submit: false }),
     );
     const ids = async (query: Record<string, string>) =>
-      (dataOf(await h.engine.payouts.list(merchantA, query)).items as { payout_id: string }[]).map(
-        (p) => p.payout_id,
-      );
+      dataOf(await h.engine.payouts.list(merchantA, query)).items.map((p) => p.payout_id);
     expect(await ids({})).toEqual(['po_2', 'po_1']);
     expect(await ids({ status: 'draft' })).toEqual(['po_2']);
     expect(await ids({ review_status: 'pending_review' })).toEqual(['po_1']);

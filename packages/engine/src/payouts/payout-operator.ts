@@ -20,7 +20,6 @@ import {
   type TimerRecord,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Data } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
@@ -28,6 +27,7 @@ import { decodeExecutionReport } from './execution-report.codecs.js';
 import { applyPayoutEvent } from './payout-commands.js';
 import type { ExecutionReportStatus, PayoutExecutionRequest } from './payout-executor.js';
 import { availableBalance, type LoadedPayout, loadPayout, retryingOnce } from './payout-store.js';
+import type { PayoutView } from './payout-views.js';
 
 /** The execution_fail_reason of a failure reported without one. */
 export const defaultExecutionFailReason = 'execution failed';
@@ -90,7 +90,7 @@ export const payoutOperator = (deps: EngineDeps) => {
     payoutId: string,
     eventOf: (tx: StoreTransaction, loaded: LoadedPayout, at: number) => Promise<PayoutEvent>,
     settled: (loaded: LoadedPayout) => boolean = () => false,
-  ): Promise<Outcome<Data>> => {
+  ): Promise<Outcome<{ readonly payout: PayoutView }>> => {
     const at = deps.clock.now();
     return retryingOnce(() =>
       unitOfWork(deps.store, async (tx) => {
@@ -109,7 +109,7 @@ export const payoutOperator = (deps: EngineDeps) => {
   };
 
   /** `POST /admin/payouts/{payout_id}/review`: approve, return or reject a payout in review. */
-  const reviewPayout = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+  const reviewPayout = async (payoutId: string, body: unknown) => {
     const review = decodePayoutReview(body);
     if (E.isLeft(review)) return review;
     const { action, reason } = review.right;
@@ -121,7 +121,7 @@ export const payoutOperator = (deps: EngineDeps) => {
   };
 
   /** An execution outcome from the sandbox's admin call: every report is a new step. */
-  const reportExecution = (payoutId: string, report: ExecutionOutcome): Promise<Outcome<Data>> =>
+  const reportExecution = (payoutId: string, report: ExecutionOutcome) =>
     operate(payoutId, (tx, loaded, at) => executionEventOf(tx, loaded, report, at));
 
   /**
@@ -130,7 +130,7 @@ export const payoutOperator = (deps: EngineDeps) => {
    * it is, decided in the same unit of work that reads it, so two deliveries of one webhook that
    * race settle once (the loser's rerun finds the payout moved).
    */
-  const executionReport = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+  const executionReport = async (payoutId: string, body: unknown) => {
     const report = decodeExecutionReport(body);
     if (E.isLeft(report)) return report;
     // JavaScript hosts may pass anything as the id; nothing but a string names a payout.
@@ -148,7 +148,7 @@ export const payoutOperator = (deps: EngineDeps) => {
   };
 
   /** `POST /admin/sandbox/payouts/{payout_id}/execution`: sandbox only (else `forbidden`). */
-  const sandboxExecution = async (payoutId: string, body: unknown): Promise<Outcome<Data>> => {
+  const sandboxExecution = async (payoutId: string, body: unknown) => {
     if (deps.settings.environment !== 'sandbox') return E.left(payrailError('forbidden'));
     const report = decodeSandboxExecution(body);
     return E.isLeft(report) ? report : reportExecution(payoutId, report.right);
@@ -159,11 +159,7 @@ export const payoutOperator = (deps: EngineDeps) => {
    * rejects, `null` (unparsable, undecided, no answer in time) records the attempt; an undecided
    * last attempt returns the payout. For the webhook dispatcher that delivers the request.
    */
-  const answerVerification = (
-    payoutId: string,
-    verified: boolean | null,
-    attempt: number,
-  ): Promise<Outcome<Data>> =>
+  const answerVerification = (payoutId: string, verified: boolean | null, attempt: number) =>
     operate(payoutId, async (_, __, at) => ({
       type: 'payout.verification.answered',
       at,

@@ -6,6 +6,8 @@
 import {
   type BeneficiaryAccountRecord,
   type BeneficiaryRecord,
+  type Currency,
+  type NetworkSchemaField,
   type Page,
   type PayoutMethodRecord,
   type PayoutNetworkRecord,
@@ -16,7 +18,13 @@ import {
   payoutResourceOf,
   reviewStatusOf,
 } from '@payrail/core';
-import type { Data } from '../engine-api.js';
+import type { PageView } from '../engine-api.js';
+
+/** `data.payout` of every payout answer but creation's: the core's payout resource. */
+export type PayoutView = PayoutResource;
+
+/** What review decided at creation, as the creation answer tells it. */
+export type RiskStatus = 'pending' | 'passed' | 'rejected';
 
 /**
  * One receiving-account value, masked: an e-mail keeps its first character and its domain
@@ -40,20 +48,34 @@ export const maskedFieldsOf = (
  * payout waits for review or is a draft, `passed` once approved at creation (auto approval),
  * `rejected` when review refused it.
  */
-export const riskStatusOf = (snapshot: PayoutSnapshot): 'pending' | 'passed' | 'rejected' => {
+export const riskStatusOf = (snapshot: PayoutSnapshot): RiskStatus => {
   const review = reviewStatusOf(snapshot);
   return review === 'approved' ? 'passed' : review === 'rejected' ? 'rejected' : 'pending';
 };
 
 /** `data.payout` of `POST /payment/quickpayout` (and of an identical repeat). */
-export const createdPayoutView = (
-  snapshot: PayoutSnapshot,
-): PayoutResource & { readonly risk_status: string } => ({
+export interface CreatedPayoutView extends PayoutView {
+  readonly risk_status: RiskStatus;
+}
+
+export const createdPayoutView = (snapshot: PayoutSnapshot): CreatedPayoutView => ({
   ...payoutResourceOf(snapshot),
   risk_status: riskStatusOf(snapshot),
 });
 
-export const beneficiaryView = (record: BeneficiaryRecord): Data => ({
+/** `data.beneficiary`: the payee's profile, its fields as the merchant sent them. */
+export interface BeneficiaryView {
+  readonly beneficiary_id: string;
+  readonly method_id: number;
+  readonly payee_id: string;
+  readonly name: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly status: BeneficiaryRecord['status'];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const beneficiaryView = (record: BeneficiaryRecord): BeneficiaryView => ({
   beneficiary_id: record.beneficiary_id,
   method_id: record.method_id,
   payee_id: record.payee_id,
@@ -64,7 +86,22 @@ export const beneficiaryView = (record: BeneficiaryRecord): Data => ({
   updated_at: record.updated_at,
 });
 
-export const beneficiaryAccountView = (record: BeneficiaryAccountRecord): Data => ({
+/** `data.beneficiary_account`: the receiving account, its fields only masked. */
+export interface BeneficiaryAccountView {
+  readonly beneficiary_account_id: string;
+  readonly beneficiary_id: string;
+  readonly network_code: string;
+  readonly display_name: string | null;
+  readonly account_type: string | null;
+  readonly fields_masked: Readonly<Record<string, string>>;
+  readonly status: BeneficiaryAccountRecord['status'];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const beneficiaryAccountView = (
+  record: BeneficiaryAccountRecord,
+): BeneficiaryAccountView => ({
   beneficiary_account_id: record.beneficiary_account_id,
   beneficiary_id: record.beneficiary_id,
   network_code: record.network_code,
@@ -77,7 +114,19 @@ export const beneficiaryAccountView = (record: BeneficiaryAccountRecord): Data =
 });
 
 /** `/admin/payout-methods` objects. */
-export const payoutMethodView = (record: PayoutMethodRecord): Data => ({
+export interface PayoutMethodView {
+  readonly method_id: number;
+  readonly name: string;
+  readonly currency_type: PayoutMethodRecord['currency_type'];
+  readonly currencies: readonly Currency[];
+  readonly network_codes: readonly string[];
+  readonly channel_ids: readonly string[];
+  readonly status: PayoutMethodRecord['status'];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const payoutMethodView = (record: PayoutMethodRecord): PayoutMethodView => ({
   method_id: record.method_id,
   name: record.name,
   currency_type: record.currency_type,
@@ -90,7 +139,16 @@ export const payoutMethodView = (record: PayoutMethodRecord): Data => ({
 });
 
 /** `/admin/payout-networks` objects: the schema under `fields`. */
-export const payoutNetworkView = (record: PayoutNetworkRecord): Data => ({
+export interface PayoutNetworkView {
+  readonly code: string;
+  readonly name: string;
+  readonly fields: readonly NetworkSchemaField[];
+  readonly status: PayoutNetworkRecord['status'];
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const payoutNetworkView = (record: PayoutNetworkRecord): PayoutNetworkView => ({
   code: record.code,
   name: record.name,
   fields: record.fields,
@@ -115,15 +173,52 @@ export const routeDraftOf = (record: PayoutRouteRecord): PayoutRouteDraft => ({
 });
 
 /** `/admin/routes` objects. */
-export const payoutRouteView = (record: PayoutRouteRecord): Data => ({
+export interface PayoutRouteView extends PayoutRouteDraft {
+  readonly route_id: string;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export const payoutRouteView = (record: PayoutRouteRecord): PayoutRouteView => ({
   route_id: record.route_id,
   ...routeDraftOf(record),
   created_at: record.created_at,
   updated_at: record.updated_at,
 });
 
+/**
+ * A payout method of the merchant's setup lookup: only the currencies it can pay out in for the
+ * account, and nothing of the operator's bookkeeping.
+ */
+export interface AvailablePayoutMethodView {
+  readonly method_id: number;
+  readonly name: string;
+  readonly currency_type: PayoutMethodRecord['currency_type'];
+  readonly currencies: readonly Currency[];
+  readonly network_codes: readonly string[];
+  readonly channel_ids: readonly string[];
+}
+
+/**
+ * A receiving network of the merchant's setup lookup: the usable methods that pay to it, and its
+ * field schema when `include_schema` asked for it.
+ */
+export interface ReceivingNetworkView {
+  readonly code: string;
+  readonly name: string;
+  readonly method_ids: readonly number[];
+  readonly fields?: readonly NetworkSchemaField[];
+}
+
+/** `data.payout_network` of the schema lookup. */
+export interface NetworkSchemaView {
+  readonly code: string;
+  readonly name: string;
+  readonly fields: readonly NetworkSchemaField[];
+}
+
 /** A list answer: `{items, total, limit, offset}`. */
-export const pageView = <R>(page: Page<R>, view: (record: R) => unknown): Data => ({
+export const pageView = <R, V>(page: Page<R>, view: (record: R) => V): PageView<V> => ({
   items: page.items.map(view),
   total: page.total,
   limit: page.limit,

@@ -15,7 +15,7 @@ import {
 import { createMemoryStore, type MemoryStore, memoryOracle } from '@payrail/store-memory';
 import * as E from 'fp-ts/lib/Either.js';
 import { permissions } from '../access-control.js';
-import type { Caller, Data } from '../engine-api.js';
+import type { Caller } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import type { Outcome } from '../unit-of-work.js';
 import { timerWorker } from '../workers/timer-worker.js';
@@ -174,7 +174,7 @@ export const payoutHarness = async (options: HarnessOptions = {}) => {
 export type PayoutHarness = Awaited<ReturnType<typeof payoutHarness>>;
 
 /** The answer's data; fails the test with the error's message otherwise. */
-export const dataOf = (outcome: Outcome<Data>): Data => {
+export const dataOf = <T>(outcome: Outcome<T>): T => {
   if (E.isLeft(outcome)) throw new Error(`expected success, got: ${outcome.left.message}`);
   return outcome.right;
 };
@@ -188,8 +188,7 @@ export const errorOf = (outcome: Outcome<unknown>): [string, number, number] => 
 };
 
 /** `data.payout` of an answer. */
-export const payoutOf = (outcome: Outcome<Data>): Readonly<Record<string, unknown>> =>
-  dataOf(outcome).payout as Readonly<Record<string, unknown>>;
+export const payoutOf = <P>(outcome: Outcome<{ readonly payout: P }>): P => dataOf(outcome).payout;
 
 export const notifyUrl = 'https://merchant.example.com/payout-callback';
 

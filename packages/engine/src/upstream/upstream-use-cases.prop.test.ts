@@ -124,12 +124,7 @@ describe('upstream events: duplicates and reordering', () => {
             .sort(),
         );
         const statuses = Object.fromEntries(
-          expected.views.flatMap((view) =>
-            (view.payments as { payment_id: string; status: string }[]).map((r) => [
-              r.payment_id,
-              r.status,
-            ]),
-          ),
+          expected.views.flatMap((view) => view.payments.map((r) => [r.payment_id, r.status])),
         );
         expect(statuses).toEqual(
           Object.fromEntries(payments.map((p) => [p.id, recordStatusOf[p.end]])),

@@ -21,10 +21,10 @@ const deliveries = async (bed: UpstreamBed) =>
   }));
 
 const orderOf = async (bed: UpstreamBed, orderId: string) =>
-  dataOf(await bed.engine.acquiring.get(me, orderId)).order as Record<string, unknown>;
+  dataOf(await bed.engine.acquiring.get(me, orderId)).order;
 
 const paymentsOf = async (bed: UpstreamBed, orderId: string) =>
-  dataOf(await bed.engine.acquiring.payments(me, orderId)).items as Record<string, unknown>[];
+  dataOf(await bed.engine.acquiring.payments(me, orderId)).items;
 
 describe('upstream.receive: who may call', () => {
   it('answers an unknown provider 404/65 with its name, also when none is registered', async () => {

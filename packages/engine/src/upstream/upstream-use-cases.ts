@@ -31,9 +31,9 @@ import { unitOfWorkWithRetry } from '../acquiring/conflict-retry.js';
 import { findDepositAddress } from '../acquiring/deposit-addresses.js';
 import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.js';
 import { type LoadedOrder, loadOrder } from '../acquiring/order-store.js';
-import type { Data, Engine, UpstreamRequest } from '../engine-api.js';
+import type { Engine, UpstreamRequest } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { type Outcome, refuse } from '../unit-of-work.js';
+import { refuse } from '../unit-of-work.js';
 import { acquiringProviderLookup, isAllowedSource } from './acquiring-providers.js';
 
 /** What one event of the request did, in the request's order. */
@@ -110,7 +110,7 @@ export const upstreamUseCases = (deps: EngineDeps): Engine['upstream'] => {
     return results;
   };
 
-  const receive = async (name: string, request: UpstreamRequest): Promise<Outcome<Data>> => {
+  const receive = async (name: string, request: UpstreamRequest) => {
     const provider = providerNamed(name);
     if (provider === undefined) {
       return E.left(payrailError('unsupported_acquiring_provider', { provider: name }));

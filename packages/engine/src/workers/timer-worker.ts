@@ -6,7 +6,6 @@
 import type { StoreTransaction, TimerRecord } from '@payrail/core';
 import { payrailError } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Data } from '../engine-api.js';
 import { type EngineDeps, isAdjustableClock } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 
@@ -14,6 +13,11 @@ import { type Outcome, unitOfWork } from '../unit-of-work.js';
 export type TimerHandler = (tx: StoreTransaction, timer: TimerRecord, now: number) => Promise<void>;
 
 export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
+
+/** `data.clock` of a sandbox clock move: the test clock's time after it, Unix seconds. */
+export interface ClockView {
+  readonly now: number;
+}
 
 /** How long a claimed timer stays with its worker before another may take it. */
 export const timerLeaseSeconds = 60;
@@ -40,7 +44,7 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
   };
 
   /** Sandbox only: moves the test clock and fires what became due (decisions §8). */
-  const advanceClock = async (body: unknown): Promise<Outcome<Data>> => {
+  const advanceClock = async (body: unknown): Promise<Outcome<{ readonly clock: ClockView }>> => {
     const clock = deps.clock;
     if (deps.settings.environment !== 'sandbox' || !isAdjustableClock(clock)) {
       return E.left(payrailError('forbidden'));
