@@ -213,6 +213,7 @@ describe('describeConfig', () => {
       'PAYRAIL_PUBLIC_URL',
       'PAYRAIL_TRUSTED_PROXIES',
       'PAYRAIL_UPSTREAM_SANDBOX_SOURCES',
+      'PAYRAIL_INSPECT',
     ]);
   });
 });

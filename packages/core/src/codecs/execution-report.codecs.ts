@@ -7,12 +7,19 @@
  * operators' reasons). `null` reads as absent; a reason beside another status, and any other key,
  * is ignored.
  */
-import { isBlank, isJsonObject, payrailError, presentValue } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Outcome } from '../unit-of-work.js';
-import type { ExecutionReport, ExecutionReportStatus } from './payout-executor.js';
+import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
+import { isBlank, isJsonObject, presentValue } from './beneficiary.codecs.js';
 
-const executionReportStatuses = [
+/** What a payout executor reports of a payout it received (`PayoutExecutor` in the engine). */
+export type ExecutionReport =
+  | { readonly status: 'processing' }
+  | { readonly status: 'completed' }
+  | { readonly status: 'failed'; readonly reason: string };
+
+export type ExecutionReportStatus = ExecutionReport['status'];
+
+export const executionReportStatuses = [
   'processing',
   'completed',
   'failed',
@@ -21,9 +28,9 @@ const executionReportStatuses = [
 const isStatus = (u: unknown): u is ExecutionReportStatus =>
   (executionReportStatuses as readonly unknown[]).includes(u);
 
-const maxReasonLength = 256;
+export const executionReasonMaxLength = 256;
 
-export const decodeExecutionReport = (input: unknown): Outcome<ExecutionReport> => {
+export const decodeExecutionReport = (input: unknown): E.Either<PayrailError, ExecutionReport> => {
   if (!isJsonObject(input)) return E.left(payrailError('request_required'));
   const status = presentValue(input, 'status');
   if (status === undefined || (typeof status === 'string' && isBlank(status))) {
@@ -35,7 +42,7 @@ export const decodeExecutionReport = (input: unknown): Outcome<ExecutionReport> 
   if (reason === undefined || (typeof reason === 'string' && isBlank(reason))) {
     return E.left(payrailError('field_required', { field: 'reason' }));
   }
-  return typeof reason === 'string' && Array.from(reason).length <= maxReasonLength
+  return typeof reason === 'string' && Array.from(reason).length <= executionReasonMaxLength
     ? E.right({ status, reason })
     : E.left(payrailError('validation_failed'));
 };

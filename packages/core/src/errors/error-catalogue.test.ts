@@ -1,6 +1,5 @@
-// biome-ignore lint/correctness/noNodejsModules: the test reads the interface and decisions documents
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { specDocument, withSpec } from '../../test/spec-documents.test-support.js';
 import {
   type ErrorKey,
   type ErrorKind,
@@ -12,12 +11,8 @@ import {
   payrailError,
 } from './error-catalogue.js';
 
-// The repository is cloned with `shared/` beside it: <repo>/../shared/spec.
-const specText = (name: string): string =>
-  readFileSync(new URL(`../../../../../shared/spec/${name}`, import.meta.url), 'utf8');
-
-const interfaceDoc = specText('merchant-payment-interface.md');
-const decisionsDoc = specText('decisions.md');
+const interfaceDoc = specDocument('merchant-payment-interface.md');
+const decisionsDoc = specDocument('decisions.md');
 
 type Entry = (typeof errorCatalogue)[ErrorKey];
 const entries = Object.entries(errorCatalogue) as [ErrorKey, Entry][];
@@ -98,8 +93,10 @@ interface InterfaceMessage {
   readonly message: string;
 }
 
-const interfaceMessages = ((): readonly InterfaceMessage[] => {
-  const sections = subsections(sectionOf(interfaceDoc, '## Errors'));
+let parsedMessages: readonly InterfaceMessage[] | undefined;
+const interfaceMessages = (): readonly InterfaceMessage[] => {
+  if (parsedMessages !== undefined) return parsedMessages;
+  const sections = subsections(sectionOf(interfaceDoc(), '## Errors'));
   const found: InterfaceMessage[] = [];
   for (const [section, group] of Object.entries(listSections)) {
     const body = sections.get(section);
@@ -125,8 +122,9 @@ const interfaceMessages = ((): readonly InterfaceMessage[] => {
     if (body === undefined) throw new Error(`the interface has no "### ${section}"`);
     for (const [message = ''] of tableRows(body)) found.push({ section, group, message });
   }
+  parsedMessages = found;
   return found;
-})();
+};
 
 const withMessage = (message: string) => entries.filter(([, e]) => e.message === message);
 
@@ -149,9 +147,9 @@ const entryFor = (message: string): [ErrorKey, Entry] => {
   throw new Error(`"${message}": ${exact.length} exact and ${templates.length} template entries`);
 };
 
-describe("the interface's error messages", () => {
+describe.runIf(withSpec)("the interface's error messages", () => {
   it('the Errors section has the parsed subsections and nothing unexpected', () => {
-    const titles = [...subsections(sectionOf(interfaceDoc, '## Errors')).keys()];
+    const titles = [...subsections(sectionOf(interfaceDoc(), '## Errors')).keys()];
     expect(titles.sort()).toEqual(
       [...Object.keys(listSections), ...Object.keys(tableSections), 'Retry rules'].sort(),
     );
@@ -160,11 +158,11 @@ describe("the interface's error messages", () => {
   it('are parsed from every subsection, with the prose removed', () => {
     for (const section of [...Object.keys(listSections), ...Object.keys(tableSections)]) {
       expect(
-        interfaceMessages.filter((m) => m.section === section).length,
+        interfaceMessages().filter((m) => m.section === section).length,
         section,
       ).toBeGreaterThan(0);
     }
-    const messages = interfaceMessages.map((m) => m.message);
+    const messages = interfaceMessages().map((m) => m.message);
     expect(messages).toContain('unauthorized');
     expect(messages).toContain('reference already exists');
     expect(messages).toContain('beneficiary_account_id required');
@@ -182,7 +180,7 @@ describe("the interface's error messages", () => {
   });
 
   it('each is the message template of exactly one catalogue entry, in its group', () => {
-    const problems = interfaceMessages.flatMap(({ section, group, message }) => {
+    const problems = interfaceMessages().flatMap(({ section, group, message }) => {
       const matches = withMessage(message);
       if (matches.length !== 1) return [`"${message}" (${section}): ${matches.length} entries`];
       const [key, e] = matches[0] ?? [];
@@ -229,23 +227,23 @@ describe('the catalogue', () => {
     expect(repeated).toEqual([]);
   });
 
-  it("every entry with source 'interface' is found in the interface", () => {
-    const listed = new Set(interfaceMessages.map((m) => m.message));
+  it.runIf(withSpec)("every entry with source 'interface' is found in the interface", () => {
+    const listed = new Set(interfaceMessages().map((m) => m.message));
     const missing = entries
       .filter(([, e]) => e.source === 'interface' && !listed.has(e.message))
       .map(([key, e]) => `${key}: ${e.message}`);
     expect(missing).toEqual([]);
   });
 
-  it("entries of other sources are not in the interface's lists", () => {
-    const listed = new Set(interfaceMessages.map((m) => m.message));
+  it.runIf(withSpec)("entries of other sources are not in the interface's lists", () => {
+    const listed = new Set(interfaceMessages().map((m) => m.message));
     const mislabelled = entries
       .filter(([, e]) => e.source !== 'interface' && listed.has(e.message))
       .map(([key]) => key);
     expect(mislabelled).toEqual([]);
   });
 
-  it("decisions.md's added messages are present with source 'decisions'", () => {
+  it.runIf(withSpec)("decisions.md's added messages are present with source 'decisions'", () => {
     const added = [
       'client_request_id already used',
       'invalid pay currency: <id>',
@@ -258,13 +256,13 @@ describe('the catalogue', () => {
         withMessage(message).map(([, e]) => e.source),
         message,
       ).toEqual(['decisions']);
-      expect(decisionsDoc, message).toContain(`\`${message}\``);
+      expect(decisionsDoc(), message).toContain(`\`${message}\``);
     }
   });
 
-  it("every entry with source 'decisions' is quoted in decisions.md", () => {
+  it.runIf(withSpec)("every entry with source 'decisions' is quoted in decisions.md", () => {
     const unquoted = entries
-      .filter(([, e]) => e.source === 'decisions' && !decisionsDoc.includes(`\`${e.message}\``))
+      .filter(([, e]) => e.source === 'decisions' && !decisionsDoc().includes(`\`${e.message}\``))
       .map(([key, e]) => `${key}: ${e.message}`);
     expect(unquoted).toEqual([]);
   });
@@ -307,8 +305,8 @@ describe('status and code (decisions §1)', () => {
     expect(payrailError(key, {} as never)).toMatchObject({ httpStatus, code });
   });
 
-  it("holds for every example of decisions §1's table", () => {
-    const section = sectionOf(decisionsDoc, '## 1. Envelope, errors, HTTP status');
+  it.runIf(withSpec)("holds for every example of decisions §1's table", () => {
+    const section = sectionOf(decisionsDoc(), '## 1. Envelope, errors, HTTP status');
     const rows = tableRows(section);
     expect(rows.length).toBeGreaterThan(5);
     const problems: string[] = [];

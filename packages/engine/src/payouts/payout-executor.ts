@@ -39,12 +39,7 @@ export interface PayoutExecutionRequest {
  * `execution_fail_reason`, at most 256 characters). `completed` or `failed` without `processing`
  * first is fine: the payout passes through processing.
  */
-export type ExecutionReport =
-  | { readonly status: 'processing' }
-  | { readonly status: 'completed' }
-  | { readonly status: 'failed'; readonly reason: string };
-
-export type ExecutionReportStatus = ExecutionReport['status'];
+export type { ExecutionReport, ExecutionReportStatus } from '@payrail/core';
 
 /**
  * Whoever really moves the money. In live mode it is the only way a payout completes:

@@ -5,6 +5,7 @@
  * through `engine.executions.report`) and the merchant's verification answers.
  */
 import {
+  decodeExecutionReport,
   decodePayoutReview,
   decodeSandboxExecution,
   type ExecutionStatus,
@@ -23,7 +24,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
-import { decodeExecutionReport } from './execution-report.codecs.js';
 import { applyPayoutEvent } from './payout-commands.js';
 import type { ExecutionReportStatus, PayoutExecutionRequest } from './payout-executor.js';
 import { availableBalance, type LoadedPayout, loadPayout, retryingOnce } from './payout-store.js';

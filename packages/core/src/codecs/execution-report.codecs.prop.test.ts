@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  decodeExecutionReport,
+  executionReasonMaxLength,
+  executionReportStatuses,
+} from './execution-report.codecs.js';
+
+const status = fc.constantFrom(...executionReportStatuses);
+const reason = fc
+  .string({ minLength: 1, maxLength: executionReasonMaxLength, unit: 'grapheme-ascii' })
+  .filter((text) => text.trim() !== '');
+/** Keys a bank's webhook may carry beside ours; the door ignores them. */
+const extra = fc.dictionary(
+  fc.string().filter((key) => key !== 'status' && key !== 'reason'),
+  fc.jsonValue(),
+);
+
+describe('the executor report', () => {
+  it('decodes every valid report to exactly its status (and reason when failed)', () => {
+    fc.assert(
+      fc.property(status, reason, extra, (s, r, rest) => {
+        const decoded = decodeExecutionReport({ ...rest, status: s, reason: r });
+        expect(decoded).toEqual({
+          _tag: 'Right',
+          right: s === 'failed' ? { status: s, reason: r } : { status: s },
+        });
+      }),
+    );
+  });
+
+  it('refuses any other status with `invalid status`, never an exception', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .jsonValue()
+          .filter(
+            (value) =>
+              value !== null &&
+              !(typeof value === 'string' && value.trim() === '') &&
+              !(executionReportStatuses as readonly unknown[]).includes(value),
+          ),
+        (value) => {
+          const decoded = decodeExecutionReport({ status: value });
+          expect(decoded._tag === 'Left' && decoded.left.message).toBe('invalid status');
+        },
+      ),
+    );
+  });
+
+  it('answers each broken rule with its catalogue message, first rule first', () => {
+    const messageOf = (input: unknown) => {
+      const decoded = decodeExecutionReport(input);
+      return decoded._tag === 'Left' ? decoded.left.message : 'decoded';
+    };
+    expect(messageOf(undefined)).toBe('request required');
+    expect(messageOf([])).toBe('request required');
+    expect(messageOf({})).toBe('status required');
+    expect(messageOf({ status: ' ' })).toBe('status required');
+    expect(messageOf({ status: 'paid' })).toBe('invalid status');
+    expect(messageOf({ status: 'failed' })).toBe('reason required');
+    expect(messageOf({ status: 'failed', reason: null })).toBe('reason required');
+    expect(messageOf({ status: 'failed', reason: 42 })).toBe('Validation Failed');
+    expect(messageOf({ status: 'failed', reason: 'x'.repeat(257) })).toBe('Validation Failed');
+    expect(messageOf({ status: 'failed', reason: 'x'.repeat(256) })).toBe('decoded');
+  });
+});
