@@ -122,7 +122,12 @@ export const runWalkthrough = async (store, log = console.log) => {
     const usd = balances[0];
     log(`balance USD: available ${usd.available}, held ${usd.held}`);
     const ledger = orThrow(await acme.accounts.ledger({ currency: 'USD', sort_order: 'asc' }));
-    for (const record of ledger.items) log(`  ledger ${record.record_type} ${record.amount}`);
+    // One record per balance a movement touched: signed, with that balance after it.
+    for (const record of ledger.items) {
+      log(
+        `  ledger ${record.record_type} ${record.bucket} ${record.amount} -> ${record.balance_after}`,
+      );
+    }
 
     await waitFor(
       'the webhooks',

@@ -10,10 +10,12 @@ const order = {
   pay_amount: '10.000000',
   paid_amount_total: '4.000000',
   remaining_amount: '6.000000',
+  overpaid_amount: '0.000000',
   expire_time: 1_800_000_600,
   pay_tokens: [{ token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT' }],
   selected_token: { token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT', address: 'Tabc' },
   redirect_url: '/thanks',
+  redirect_automatically: true,
 };
 
 describe('checkoutOrderOf', () => {
@@ -42,6 +44,12 @@ describe('checkoutOrderOf', () => {
       'address',
     ],
     ['a non-string logo', { order: { ...order, logo_url: 5 } }, 'logo_url'],
+    [
+      'a string redirect_automatically',
+      { order: { ...order, redirect_automatically: 'true' } },
+      'redirect_automatically',
+    ],
+    ['no overpaid_amount', { order: { ...order, overpaid_amount: undefined } }, 'overpaid_amount'],
   ])('refuses %s', (_name, data, field) => {
     expect(() => checkoutOrderOf(data)).toThrow(`checkout order answer: unexpected ${field}`);
   });

@@ -43,10 +43,13 @@ export interface CheckoutOrder {
   readonly pay_amount: string;
   readonly paid_amount_total: string;
   readonly remaining_amount: string;
+  readonly overpaid_amount: string;
   readonly expire_time: number;
   readonly pay_tokens: readonly CheckoutToken[];
   readonly selected_token: CheckoutSelection | null;
   readonly redirect_url?: string;
+  /** Once completed, the page goes to redirect_url by itself (ADR 0021). */
+  readonly redirect_automatically: boolean;
   readonly logo_url?: string;
 }
 
@@ -95,6 +98,9 @@ export const checkoutOrderOf = (data: unknown): CheckoutOrder => {
   if (!isStatus(order.status)) throw new UnexpectedAnswer('status');
   if (typeof order.expire_time !== 'number') throw new UnexpectedAnswer('expire_time');
   if (!Array.isArray(order.pay_tokens)) throw new UnexpectedAnswer('pay_tokens');
+  if (typeof order.redirect_automatically !== 'boolean') {
+    throw new UnexpectedAnswer('redirect_automatically');
+  }
   const redirectUrl = optionalText(order, 'redirect_url');
   const logoUrl = optionalText(order, 'logo_url');
   return {
@@ -106,10 +112,12 @@ export const checkoutOrderOf = (data: unknown): CheckoutOrder => {
     pay_amount: text(order, 'pay_amount'),
     paid_amount_total: text(order, 'paid_amount_total'),
     remaining_amount: text(order, 'remaining_amount'),
+    overpaid_amount: text(order, 'overpaid_amount'),
     expire_time: order.expire_time,
     pay_tokens: order.pay_tokens.map(tokenOf),
     selected_token: selectionOf(order.selected_token),
     ...(redirectUrl === undefined ? {} : { redirect_url: redirectUrl }),
+    redirect_automatically: order.redirect_automatically,
     ...(logoUrl === undefined ? {} : { logo_url: logoUrl }),
   };
 };

@@ -1,53 +1,76 @@
 /**
  * The hosted checkout page and its message pages (unknown order, direct-mode order, failure):
- * server-rendered HTML, one stylesheet and one script inlined under the response's nonce. The
- * script renders every later state from the checkout JSON calls, with `textContent` only.
+ * server-rendered HTML in the payer's language, one stylesheet and one script inlined under the
+ * response's nonce. The script renders every later state from the checkout JSON calls, with
+ * `textContent` only, in the same language: the server embeds its dictionary with the order.
  */
 import { readFileSync } from 'node:fs';
 import type { ChainNetwork, OrderStatus } from '@payrail/core';
 import { type CheckoutOrder, type CheckoutToken, webUrlOf } from './checkout-order.js';
-import { html, jsonScriptContent, type Markup, ownSource } from './markup.js';
+import type { CheckoutLocale, Messages } from './locales/checkout-locale.js';
+import { en } from './locales/en.js';
+import {
+  fillText,
+  formatAlternatives,
+  formatDecimal,
+  formatExpiry,
+} from './locales/locale-format.js';
+import { checkoutLocales } from './locales/locale-registry.js';
+import { fill, html, jsonScriptContent, type Markup, ownSource } from './markup.js';
 
 const ownFile = (name: string): string => readFileSync(new URL(name, import.meta.url), 'utf8');
 
 const stylesheet = ownFile('./checkout-page.css');
 export const clientScript = ownFile('./client/checkout-page.client.js');
 
-/** How the page names a network: the chain and, where payers know it by one, the token standard. */
-export const networkLabels = {
-  TRON: 'TRON (TRC-20)',
-  ETH: 'Ethereum (ERC-20)',
-  BSC: 'BNB Smart Chain (BEP-20)',
-  MATIC: 'Polygon',
-  ARBITRUM: 'Arbitrum One',
-  BASE: 'Base',
-  SOL: 'Solana',
-} as const satisfies Record<ChainNetwork, string>;
+/** How a language names each network: the chain and, where payers know it by one, the standard. */
+export const networkLabelsIn = (m: Messages) =>
+  ({
+    TRON: m['network.TRON'],
+    ETH: m['network.ETH'],
+    BSC: m['network.BSC'],
+    MATIC: m['network.MATIC'],
+    ARBITRUM: m['network.ARBITRUM'],
+    BASE: m['network.BASE'],
+    SOL: m['network.SOL'],
+  }) satisfies Record<ChainNetwork, string>;
 
-/** The headline of each state, in plain words; the script adds the amounts that go with it. */
-export const statusHeadlines = {
-  pending: 'Waiting for your payment',
-  processing: 'Payment seen on the network',
-  confirming: 'Payment received, waiting for confirmations',
-  partial_paid: 'Part of the payment has arrived',
-  completed: 'Payment complete',
-  underpaid: 'The order expired before the full amount arrived',
-  expired: 'This order has expired',
-  closed: 'This order was closed',
-} as const satisfies Record<OrderStatus, string>;
+/** The headline of each state in a language; the script adds the amounts that go with it. */
+export const statusHeadlinesIn = (m: Messages) =>
+  ({
+    pending: m['status.pending'],
+    processing: m['status.processing'],
+    confirming: m['status.confirming'],
+    partial_paid: m['status.partial_paid'],
+    completed: m['status.completed'],
+    underpaid: m['status.underpaid'],
+    expired: m['status.expired'],
+    closed: m['status.closed'],
+  }) satisfies Record<OrderStatus, string>;
+
+/** The English names of the networks. */
+export const networkLabels: Readonly<Record<ChainNetwork, string>> = networkLabelsIn(en.messages);
+/** The English headlines of the states. */
+export const statusHeadlines: Readonly<Record<OrderStatus, string>> = statusHeadlinesIn(
+  en.messages,
+);
 
 /** The page's icon, served from its own origin (a browser asks for one whatever the page says). */
 export const faviconSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f5fd6"/><path d="M9 16.5l4.5 4.5L23 11.5" fill="none" stroke="#fff" stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
-/** What the script starts from: the order as the JSON call answers it, and the service clock. */
+/** What the script starts from: the order as the JSON call answers it, the clock, the language. */
 export interface PageBootstrap {
   readonly order: CheckoutOrder;
   /** The service's clock (Unix seconds) when the page was made: the countdown's reference. */
   readonly now: number;
   readonly poll_ms: number;
-  readonly networks: Readonly<Record<ChainNetwork, string>>;
-  readonly headlines: Readonly<Record<OrderStatus, string>>;
+  /** How long "taking you back to the merchant" shows before the page goes there. */
+  readonly redirect_ms: number;
+  /** The BCP 47 tag every `Intl` format of the script uses. */
+  readonly locale: string;
+  /** The dictionary of that language: the script never fetches one. */
+  readonly messages: Messages;
 }
 
 const head = (title: string, nonce: string): Markup => html`<head>
@@ -59,6 +82,21 @@ const head = (title: string, nonce: string): Markup => html`<head>
 <title>${title}</title>
 <style nonce="${nonce}">${ownSource(stylesheet)}</style>
 </head>`;
+
+/**
+ * Links to this same page in each language (`?lang=<tag>`): no script, no form, and the choice
+ * survives a reload because it is in the address.
+ */
+const languageSwitch = (
+  current: CheckoutLocale,
+): Markup => html`<nav class="languages" aria-label="${current.messages['language.label']}">
+<ul>
+${checkoutLocales.map(
+  (locale) =>
+    html`<li><a href="?lang=${locale.tag}" hreflang="${locale.tag}" lang="${locale.tag}"${locale === current ? html` aria-current="true"` : null}>${locale.name}</a></li>
+`,
+)}</ul>
+</nav>`;
 
 /** Tokens grouped by currency, each group's networks in the order the merchant allowed them. */
 export const tokenGroups = (
@@ -73,69 +111,101 @@ export const tokenGroups = (
   return [...groups.entries()];
 };
 
-const tokenChoice = (
-  order: CheckoutOrder,
-): Markup => html`<section id="choose" aria-labelledby="choose-title">
-<h2 id="choose-title">Choose what to pay with</h2>
+const tokenChoice = (order: CheckoutOrder, m: Messages): Markup => {
+  const networks = networkLabelsIn(m);
+  return html`<section id="choose" aria-labelledby="choose-title">
+<h2 id="choose-title">${m['choose.title']}</h2>
 ${tokenGroups(order.pay_tokens).map(
   ([currency, tokens]) => html`<fieldset>
 <legend>${currency}</legend>
 <div class="options">
 ${tokens.map(
   (token) =>
-    html`<button type="button" class="option" data-network="${token.network}" data-currency="${token.currency}">${currency} on ${networkLabels[token.network]}</button>
+    html`<button type="button" class="option" data-network="${token.network}" data-currency="${token.currency}">${fillText(m['choose.option'], { currency, network: networks[token.network] })}</button>
 `,
 )}</div>
 </fieldset>
 `,
 )}<p id="choose-error" class="error" role="alert" hidden></p>
 </section>`;
+};
 
-const paymentDetails = html`<section id="pay" aria-labelledby="pay-title" hidden>
-<h2 id="pay-title">Send <span id="send-amount"></span> <span id="send-currency"></span> on <span id="send-network"></span></h2>
-<img id="qr" class="qr" alt="QR code of the deposit address" width="200" height="200">
-<span class="label" id="address-label">Deposit address</span>
+const paymentDetails = (
+  m: Messages,
+): Markup => html`<section id="pay" aria-labelledby="pay-title" hidden>
+<h2 id="pay-title">${fill(m['pay.title'], {
+  amount: html`<span id="send-amount"></span>`,
+  currency: html`<span id="send-currency"></span>`,
+  network: html`<span id="send-network"></span>`,
+})}</h2>
+<img id="qr" class="qr" alt="${m['pay.qr']}" width="200" height="200">
+<div class="address-block" role="group" aria-labelledby="address-label">
+<span class="label" id="address-label">${m['pay.address']}</span>
 <div class="address-row">
-<code id="address" class="address" aria-labelledby="address-label"></code>
-<button id="copy" type="button" class="primary">Copy</button>
+<code id="address" class="address"></code>
+<button id="copy" type="button" class="primary">${m['pay.copy']}</button>
+</div>
 </div>
 <p id="copy-result" class="copied" role="status" aria-live="polite"></p>
-<p class="hint" id="hint"></p>
-<button id="change" type="button" class="link">Choose another token</button>
+<p class="hint warning" id="hint"></p>
+<button id="change" type="button" class="link">${m['pay.change']}</button>
 </section>`;
 
-const orderPage = (order: CheckoutOrder, bootstrap: PageBootstrap, nonce: string): Markup => {
+const pageTitle = (order: CheckoutOrder, locale: CheckoutLocale): string =>
+  fillText(locale.messages['page.title'], {
+    amount: formatDecimal(order.order_amount, locale.tag),
+    currency: order.order_currency,
+  });
+
+const orderPage = (
+  order: CheckoutOrder,
+  bootstrap: PageBootstrap,
+  locale: CheckoutLocale,
+  nonce: string,
+): Markup => {
+  const m = locale.messages;
   const logo = webUrlOf(order.logo_url);
-  const currencies = [...new Set(order.pay_tokens.map((t) => t.currency))].join(' or ');
-  return html`<main class="card" aria-labelledby="title">
+  const currencies = formatAlternatives(
+    [...new Set(order.pay_tokens.map((t) => t.currency))],
+    locale.tag,
+  );
+  const amountOf = (amount: string, currency: string) =>
+    fillText(m.amount, { amount: formatDecimal(amount, locale.tag), currency });
+  return html`${languageSwitch(locale)}
+<main class="card" aria-labelledby="title">
 <header class="merchant">
-${logo === undefined ? null : html`<img class="logo" id="logo" src="${logo.href}" alt="Merchant logo" width="48" height="48">`}
+${logo === undefined ? null : html`<img class="logo" id="logo" src="${logo.href}" alt="${m['page.logo']}" width="48" height="48">`}
 <div>
-<p class="eyebrow">Order <span id="out-trade-no">${order.out_trade_no}</span></p>
-<h1 id="title">Pay ${order.order_amount} ${order.order_currency}</h1>
+<p class="eyebrow">${fill(m['page.order'], { out_trade_no: html`<span id="out-trade-no">${order.out_trade_no}</span>` })}</p>
+<h1 id="title">${pageTitle(order, locale)}</h1>
 </div>
 </header>
 <dl class="facts">
-<div><dt>Order amount</dt><dd id="order-amount">${order.order_amount} ${order.order_currency}</dd></div>
-<div><dt>Amount to pay</dt><dd id="pay-amount">${order.pay_amount} ${currencies}</dd></div>
-<div id="paid-row" hidden><dt>Received</dt><dd id="paid-amount"></dd></div>
-<div id="due-row" hidden><dt>Still due</dt><dd id="due-amount"></dd></div>
-<div id="expiry-row"><dt>Time left</dt><dd><span id="countdown" role="timer">&ndash;</span></dd></div>
+<div><dt>${m['facts.order_amount']}</dt><dd id="order-amount">${amountOf(order.order_amount, order.order_currency)}</dd></div>
+<div><dt>${m['facts.pay_amount']}</dt><dd id="pay-amount">${amountOf(order.pay_amount, currencies)}</dd></div>
+<div id="paid-row" hidden><dt>${m['facts.received']}</dt><dd id="paid-amount"></dd></div>
+<div id="due-row" hidden><dt>${m['facts.due']}</dt><dd id="due-amount"></dd></div>
+<div id="expiry-row"><dt id="time-left-label">${m['facts.time_left']}</dt><dd><span id="countdown" role="timer" aria-labelledby="time-left-label">&ndash;</span></dd></div>
+<div id="expires-row"><dt>${m['facts.expires_at']}</dt><dd><time id="expires-at" datetime="${new Date(order.expire_time * 1000).toISOString()}">${formatExpiry(order.expire_time, locale.tag)}</time></dd></div>
 </dl>
-<p id="status" class="status" data-status="${order.status}" role="status" aria-live="polite"><strong id="status-headline">${statusHeadlines[order.status]}</strong> <span id="status-detail"></span></p>
-${tokenChoice(order)}
-${paymentDetails}
-<p id="done" hidden><a id="redirect" class="button" href="#">Return to the merchant</a></p>
-<noscript><p>This page needs JavaScript to choose a token and to follow your payment.</p></noscript>
-<footer>Order ${order.order_id} &middot; hosted checkout by payrail</footer>
+<p id="status" class="status" data-status="${order.status}" role="status" aria-live="polite"><strong id="status-headline">${statusHeadlinesIn(m)[order.status]}</strong> <span id="status-detail"></span></p>
+<p id="warning" class="notice" role="alert" hidden></p>
+${tokenChoice(order, m)}
+${paymentDetails(m)}
+<div id="done" hidden>
+<p id="redirect-note" class="hint" role="status" hidden></p>
+<p><a id="redirect" class="button" href="#">${m['done.return']}</a></p>
+</div>
+<noscript><p>${m['page.noscript']}</p></noscript>
+<footer>${fillText(m['page.footer'], { order_id: order.order_id })}</footer>
 </main>
 <script type="application/json" id="checkout-data">${jsonScriptContent(bootstrap)}</script>
 <script nonce="${nonce}">${ownSource(clientScript)}</script>`;
 };
 
-const document = (title: string, nonce: string, body: Markup): string =>
+const document = (locale: CheckoutLocale, title: string, nonce: string, body: Markup): string =>
   html`<!doctype html>
-<html lang="en">
+<html lang="${locale.tag}">
 ${head(title, nonce)}
 <body>
 ${body}
@@ -143,26 +213,49 @@ ${body}
 </html>
 `.html;
 
-export const checkoutPageHtml = (bootstrap: PageBootstrap, nonce: string): string =>
-  document(
-    `Pay ${bootstrap.order.order_amount} ${bootstrap.order.order_currency}`,
-    nonce,
-    orderPage(bootstrap.order, bootstrap, nonce),
-  );
-
-/** A page with one message: an unknown order, a direct-mode order, a failure. */
-export const messagePageHtml = (
-  title: string,
-  message: string,
-  explanation: string,
+export const checkoutPageHtml = (
+  bootstrap: Omit<PageBootstrap, 'locale' | 'messages'>,
+  locale: CheckoutLocale,
   nonce: string,
-): string =>
-  document(
+): string => {
+  const full: PageBootstrap = { ...bootstrap, locale: locale.tag, messages: locale.messages };
+  return document(
+    locale,
+    pageTitle(bootstrap.order, locale),
+    nonce,
+    orderPage(bootstrap.order, full, locale, nonce),
+  );
+};
+
+/** The message pages, by the dictionary's name for each. */
+export type MessagePageKey =
+  | 'order_not_found'
+  | 'checkout_url_not_found'
+  | 'no_address'
+  | 'failure';
+
+/**
+ * A page with one message: an unknown order, a direct-mode order, a failure. The catalogue's own
+ * message (`order not found`) stays as it is in every language: it is what the merchant's support
+ * and logs know.
+ */
+export const messagePageHtml = (
+  page: MessagePageKey,
+  catalogueMessage: string,
+  locale: CheckoutLocale,
+  nonce: string,
+): string => {
+  const m = locale.messages;
+  const title = m[`message.${page}.title`];
+  return document(
+    locale,
     title,
     nonce,
-    html`<main class="card" aria-labelledby="title">
+    html`${languageSwitch(locale)}
+<main class="card" aria-labelledby="title">
 <h1 id="title">${title}</h1>
-<p class="status" data-status="closed" id="message">${message}</p>
-<p class="hint">${explanation}</p>
+<p class="status" data-status="closed">${m[`message.${page}.explanation`]}</p>
+<p class="hint">${fill(m['message.reference'], { message: html`<code id="message">${catalogueMessage}</code>` })}</p>
 </main>`,
   );
+};

@@ -5,15 +5,21 @@ import { checkoutHarness, testNow } from './checkout.test-support.js';
 import type { CheckoutOrder } from './checkout-order.js';
 import { clientScript } from './checkout-page.html.js';
 import { checkoutPages, contentSecurityPolicy } from './checkout-pages.js';
+import { en } from './locales/en.js';
+import { zhCN } from './locales/zh-CN.js';
 
 const pollMs = 3000;
 
 /** The parts of a page a test reads: status, headers, the embedded data and the nonces used. */
 const fetchPage = async (
-  app: { request: (path: string) => Response | Promise<Response> },
+  app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> },
   path: string,
+  acceptLanguage?: string,
 ) => {
-  const res = await app.request(path);
+  const res = await app.request(
+    path,
+    acceptLanguage === undefined ? {} : { headers: { 'Accept-Language': acceptLanguage } },
+  );
   const body = await res.text();
   const data = /<script type="application\/json" id="checkout-data">(.*?)<\/script>/s.exec(body);
   return {
@@ -34,6 +40,7 @@ const sampleOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => (
   pay_amount: '12.500000',
   paid_amount_total: '0.000000',
   remaining_amount: '12.500000',
+  overpaid_amount: '0.000000',
   expire_time: testNow + 600,
   pay_tokens: [
     { token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT' },
@@ -41,6 +48,7 @@ const sampleOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => (
     { token_id: 'ETH_USDT', network: 'ETH', currency: 'USDT' },
   ],
   selected_token: null,
+  redirect_automatically: false,
   ...overrides,
 });
 
@@ -153,9 +161,8 @@ describe('GET /checkout/{order_id}', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=UTF-8');
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'; script-src/);
     expect(page.body).toContain('<h1 id="title">Order not found</h1>');
-    expect(page.body).toContain(
-      '<p class="status" data-status="closed" id="message">order not found</p>',
-    );
+    expect(page.body).toContain('<code id="message">order not found</code>');
+    expect(page.body).toContain('Check the link you were given');
     expect(page.body).not.toContain('ord_404');
     expect(page.data).toBeUndefined();
   });
@@ -171,7 +178,7 @@ describe('GET /checkout/{order_id}', () => {
     const page = await fetchPage(h.app, `/checkout/${order.order_id}`);
     expect(page.status).toBe(404);
     expect(page.body).toContain('<h1 id="title">No checkout page for this order</h1>');
-    expect(page.body).toContain('id="message">checkout_url not found</p>');
+    expect(page.body).toContain('<code id="message">checkout_url not found</code>');
   });
 
   it('answers a failure with a 500 page that shows nothing of it, and logs it', async () => {
@@ -180,7 +187,7 @@ describe('GET /checkout/{order_id}', () => {
     const page = await fetchPage(refused.app, '/ord_9');
     expect(page.status).toBe(500);
     expect(page.body).toContain('<h1 id="title">Something went wrong</h1>');
-    expect(page.body).toContain('id="message">internal error</p>');
+    expect(page.body).toContain('<code id="message">internal error</code>');
     expect(refused.logged).toEqual([failure]);
 
     const thrown = pagesAnswering(async () => {
@@ -208,6 +215,87 @@ describe('GET /checkout/{order_id}', () => {
     const missing = await h.app.request('/checkout/ord_1/elsewhere');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 65, message: 'route not found' });
+  });
+});
+
+describe("the page in the payer's language", () => {
+  it('speaks Simplified Chinese to a zh-CN browser: markup, dictionary, formats, headers', async () => {
+    const h = checkoutHarness();
+    await h.order(await h.merchant(), { redirect_url: '/thanks', redirect_automatically: true });
+    const page = await fetchPage(h.app, '/checkout/ord_1', 'zh-CN,zh;q=0.9,en;q=0.8');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-language')).toBe('zh-CN');
+    expect(page.headers.get('vary')).toContain('Accept-Language');
+    expect(page.body).toContain('<html lang="zh-CN">');
+    expect(page.body).toContain('<title>支付 25.00 USD</title>');
+    expect(page.body).toContain('<h1 id="title">支付 25.00 USD</h1>');
+    expect(page.body).toContain(
+      '<p class="eyebrow">订单 <span id="out-trade-no">ORDER-1001</span></p>',
+    );
+    expect(page.body).toContain('<dd id="pay-amount">25.000000 USDT或USDC</dd>');
+    expect(page.body).toContain('<strong id="status-headline">等待您付款</strong>');
+    expect(page.body).toContain('>TRON (TRC-20) 上的 USDT</button>');
+    expect(page.body).toContain(
+      '<h2 id="pay-title">通过 <span id="send-network"></span> 发送 <span id="send-amount"></span> <span id="send-currency"></span></h2>',
+    );
+    expect(page.body).toContain(
+      '<time id="expires-at" datetime="2027-01-15T08:15:00.000Z">2027年1月15日 UTC 08:15</time>',
+    );
+    // No English word of the page is left (the network names and tokens are names, not words).
+    for (const key of ['choose.title', 'pay.copy', 'facts.time_left', 'done.return'] as const) {
+      expect(page.body).not.toContain(`>${en.messages[key]}<`);
+    }
+    // The script gets the dictionary it speaks and the order's redirect choice; it fetches none.
+    expect(page.data).toMatchObject({
+      locale: 'zh-CN',
+      messages: zhCN.messages,
+      redirect_ms: 5000,
+      order: { redirect_url: '/thanks', redirect_automatically: true },
+    });
+  });
+
+  it('offers every language as a link to the same page, marking the current one', async () => {
+    const h = checkoutHarness();
+    await h.order(await h.merchant());
+    const page = await fetchPage(h.app, '/checkout/ord_1', 'zh');
+    expect(page.body).toContain('<nav class="languages" aria-label="语言">');
+    expect(page.body).toContain('<a href="?lang=en" hreflang="en" lang="en">English</a>');
+    expect(page.body).toContain(
+      '<a href="?lang=zh-CN" hreflang="zh-CN" lang="zh-CN" aria-current="true">简体中文</a>',
+    );
+    // No handler attribute anywhere: the links work without script.
+    expect(page.body).not.toMatch(/\son[a-z]+=/);
+  });
+
+  it('lets ?lang= win over Accept-Language, and ignores a lang it does not know', async () => {
+    const h = checkoutHarness();
+    await h.order(await h.merchant());
+    const english = await fetchPage(h.app, '/checkout/ord_1?lang=en', 'zh-CN');
+    expect(english.body).toContain('<html lang="en">');
+    expect(english.body).toContain('<h1 id="title">Pay 25.00 USD</h1>');
+    const chinese = await fetchPage(h.app, '/checkout/ord_1?lang=zh-CN', 'en-US');
+    expect(chinese.body).toContain('<h1 id="title">支付 25.00 USD</h1>');
+    const unknown = await fetchPage(h.app, '/checkout/ord_1?lang=xx', 'zh-SG');
+    expect(unknown.body).toContain('<html lang="zh-CN">');
+    const neither = await fetchPage(h.app, '/checkout/ord_1', 'fr-FR, de;q=0.8');
+    expect(neither.body).toContain('<html lang="en">');
+    expect(neither.data.messages).toEqual(en.messages);
+  });
+
+  it('answers the message pages in the language too, keeping the catalogue message', async () => {
+    const h = checkoutHarness();
+    const missing = await fetchPage(h.app, '/checkout/ord_404', 'zh-Hans');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-language')).toBe('zh-CN');
+    expect(missing.body).toContain('<html lang="zh-CN">');
+    expect(missing.body).toContain('<title>未找到订单</title>');
+    expect(missing.body).toContain('<h1 id="title">未找到订单</h1>');
+    expect(missing.body).toContain('告知商户的参考信息：<code id="message">order not found</code>');
+    const qr = await h.app.request('/checkout/ord_404/qr.svg?lang=zh-CN');
+    expect(await qr.text()).toContain('<h1 id="title">未找到订单</h1>');
+    const failed = pagesAnswering(async () => E.left(payrailError('internal_error')));
+    const crashed = await fetchPage(failed.app, '/ord_9', 'zh-CN');
+    expect(crashed.body).toContain('<h1 id="title">出错了</h1>');
   });
 });
 

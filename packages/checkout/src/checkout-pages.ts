@@ -13,10 +13,11 @@ import { type CheckoutOrder, checkoutOrderOf, webUrlOf } from './checkout-order.
 import {
   checkoutPageHtml,
   faviconSvg,
+  type MessagePageKey,
   messagePageHtml,
-  networkLabels,
-  statusHeadlines,
 } from './checkout-page.html.js';
+import type { CheckoutLocale } from './locales/checkout-locale.js';
+import { negotiateLocale } from './locales/locale-registry.js';
 import { qrCodeSvg } from './qr-code.svg.js';
 
 export interface CheckoutPagesDeps {
@@ -26,11 +27,17 @@ export interface CheckoutPagesDeps {
   readonly now: () => number;
   /** How often the page asks for the order again; default 3000 ms. */
   readonly pollIntervalMs?: number;
+  /**
+   * How long a completed order's page says it is taking the payer back before it goes to
+   * redirect_url, when the order asked for that (`redirect_automatically`); default 5000 ms.
+   */
+  readonly redirectDelayMs?: number;
   /** Where unexpected failures are logged; default `console.error`. */
   readonly logError?: (error: unknown) => void;
 }
 
 const defaultPollIntervalMs = 3000;
+const defaultRedirectDelayMs = 5000;
 
 const newNonce = (): string => {
   const bytes = webcrypto.getRandomValues(new Uint8Array(16));
@@ -57,6 +64,16 @@ export const contentSecurityPolicy = (nonce: string, logoUrl?: string): string =
   ].join('; ');
 };
 
+/** The payer's language: the page's `?lang=`, else `Accept-Language` (ADR 0021). */
+const localeOf = (c: Context): CheckoutLocale =>
+  negotiateLocale({ lang: c.req.query('lang'), acceptLanguage: c.req.header('Accept-Language') });
+
+/** The page's words depend on the request's language: say so to caches and to the browser. */
+const languageHeaders = (c: Context, locale: CheckoutLocale): void => {
+  c.header('Content-Language', locale.tag);
+  c.header('Vary', 'Accept-Language');
+};
+
 const securityHeaders = (c: Context, csp: string): void => {
   c.header('Content-Security-Policy', csp);
   c.header('X-Content-Type-Options', 'nosniff');
@@ -68,34 +85,18 @@ const securityHeaders = (c: Context, csp: string): void => {
 
 interface MessagePage {
   readonly status: 404 | 500;
-  readonly title: string;
-  readonly explanation: string;
+  readonly page: MessagePageKey;
 }
 
+/** The catalogue errors that have a page of their own. */
 const messagePages: Readonly<Record<string, MessagePage>> = {
-  order_not_found: {
-    status: 404,
-    title: 'Order not found',
-    explanation: 'Check the link you were given, or ask the merchant for a new one.',
-  },
-  checkout_url_not_found: {
-    status: 404,
-    title: 'No checkout page for this order',
-    explanation: 'The merchant gave this order a payment address directly; pay as they told you.',
-  },
+  order_not_found: { status: 404, page: 'order_not_found' },
+  checkout_url_not_found: { status: 404, page: 'checkout_url_not_found' },
 };
 
-const noAddressPage: MessagePage = {
-  status: 404,
-  title: 'No payment address yet',
-  explanation: 'Choose what to pay with on the checkout page first.',
-};
+const noAddressPage: MessagePage = { status: 404, page: 'no_address' };
 
-const failurePage: MessagePage = {
-  status: 500,
-  title: 'Something went wrong',
-  explanation: 'The checkout could not be shown right now. Please try again in a moment.',
-};
+const failurePage: MessagePage = { status: 500, page: 'failure' };
 
 export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
   const app = new Hono();
@@ -107,8 +108,10 @@ export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
 
   const answerMessage = (c: Context, page: MessagePage, message: string) => {
     const nonce = newNonce();
+    const locale = localeOf(c);
     securityHeaders(c, contentSecurityPolicy(nonce));
-    return c.html(messagePageHtml(page.title, message, page.explanation, nonce), page.status);
+    languageHeaders(c, locale);
+    return c.html(messagePageHtml(page.page, message, locale, nonce), page.status);
   };
 
   /** The order, or the page to answer instead (unknown, direct mode, a failure). */
@@ -134,16 +137,18 @@ export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
     const order = await loadOrder(c, c.req.param('order_id'));
     if (order instanceof Response) return order;
     const nonce = newNonce();
+    const locale = localeOf(c);
     securityHeaders(c, contentSecurityPolicy(nonce, order.logo_url));
+    languageHeaders(c, locale);
     return c.html(
       checkoutPageHtml(
         {
           order,
           now: deps.now(),
           poll_ms: deps.pollIntervalMs ?? defaultPollIntervalMs,
-          networks: networkLabels,
-          headlines: statusHeadlines,
+          redirect_ms: deps.redirectDelayMs ?? defaultRedirectDelayMs,
         },
+        locale,
         nonce,
       ),
     );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, jsonScriptContent, ownSource } from './markup.js';
+import { escapeHtml, fill, html, jsonScriptContent, ownSource } from './markup.js';
 
 describe('html', () => {
   it('escapes interpolated strings, keeps nested markup, joins arrays, drops nothing else', () => {
@@ -24,6 +24,20 @@ describe('html', () => {
         ).toBe(s);
       }),
     );
+  });
+});
+
+describe('fill', () => {
+  it('escapes the dictionary text and fills each placeholder with escaped text or our markup', () => {
+    const out = fill('Send <{amount}> on {network} & {unknown}', {
+      amount: html`<span id="a">${'1<2'}</span>`,
+      network: '"TRON"',
+    });
+    expect(out.html).toBe(
+      'Send &lt;<span id="a">1&lt;2</span>&gt; on &quot;TRON&quot; &amp; {unknown}',
+    );
+    // A placeholder named like an Object property is not filled from the prototype.
+    expect(fill('{constructor}', {}).html).toBe('{constructor}');
   });
 });
 

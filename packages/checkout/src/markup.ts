@@ -40,6 +40,23 @@ export const html = (strings: TemplateStringsArray, ...values: readonly Interpol
   trusted(strings.reduce((out, part, i) => out + render(values[i - 1] ?? null) + part));
 
 /**
+ * A dictionary text as markup: the text is escaped, and each `{name}` placeholder is filled with
+ * its value (escaped text, or markup of ours such as an element the script writes into later).
+ * A placeholder without a value stays as written.
+ */
+export const fill = (template: string, values: Readonly<Record<string, Interpolation>>): Markup =>
+  trusted(
+    template
+      .split(/(\{[a-z_]+\})/)
+      .map((part, i) => {
+        if (i % 2 === 0) return escapeHtml(part);
+        const name = part.slice(1, -1);
+        return Object.hasOwn(values, name) ? render(values[name]) : escapeHtml(part);
+      })
+      .join(''),
+  );
+
+/**
  * JSON inside `<script type="application/json">`: `<`, `>` and `&` as `\u` escapes, so no value
  * can close the element or open a comment; U+2028/U+2029 too, for older parsers.
  */

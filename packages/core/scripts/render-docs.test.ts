@@ -10,11 +10,11 @@ import {
 } from './render-docs.js';
 
 describe('generated docs', () => {
-  it('docs/errors.md is the catalogue as it is now (run `pnpm docs` after changing it)', () => {
+  it('docs/errors.md is the catalogue as it is now (run `pnpm run docs` after changing it)', () => {
     expect(readFileSync(errorsDocUrl, 'utf8')).toBe(renderErrorsDoc());
   });
 
-  it('docs/machines.md shows each machine as it is defined now (run `pnpm docs`)', () => {
+  it('docs/machines.md shows each machine as it is defined now (run `pnpm run docs`)', () => {
     const current = readFileSync(machinesDocUrl, 'utf8');
     expect(current).toBe(renderMachinesDoc(current));
   });

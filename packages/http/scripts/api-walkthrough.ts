@@ -5,7 +5,7 @@
  * operationId. The document's response tables are built from these answers, so a field is
  * documented only if the engine really answers it.
  */
-import { apiKeyPermissions, sandboxNetworkSchemas } from '@payrail/core';
+import { apiKeyPermissions, money, sandboxNetworkSchemas, withdrawalJournal } from '@payrail/core';
 import { adjustableClock, createEngine } from '@payrail/engine';
 import { sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createMemoryStore } from '@payrail/store-memory';
@@ -161,9 +161,10 @@ export const walkThroughApi = async (): Promise<Observations> => {
     currency: 'USDT',
     amount: '500.000000',
   });
-  // A treasury withdrawal, as the treasury side records it (no endpoint creates one).
-  await store.transaction((tx) =>
-    tx.withdrawals.insert({
+  // A treasury withdrawal, as the treasury side records it (no endpoint creates one): the
+  // record and its `withdrawal` journal in one unit of work, so the ledger shows it.
+  await store.transaction(async (tx) => {
+    await tx.withdrawals.insert({
       record_id: 'wd_1',
       account_id: accountId,
       currency: 'USDT',
@@ -173,8 +174,12 @@ export const walkThroughApi = async (): Promise<Observations> => {
       tx_hash: '0x5f2a',
       created_at: walkthroughNow,
       updated_at: walkthroughNow,
-    }),
-  );
+    });
+    await tx.ledger.post(
+      withdrawalJournal({ accountId, businessId: 'wd_1' }, money('USDT', '100')),
+      walkthroughNow,
+    );
+  });
 
   const merchantCall = (method: string, path: string, body?: unknown) =>
     send(token, method, path, body);

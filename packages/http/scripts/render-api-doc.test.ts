@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 
 describe('docs/api.md', () => {
-  it('is the route table and the engine as they are now (run `pnpm docs`)', () => {
+  it('is the route table and the engine as they are now (run `pnpm run docs`)', () => {
     const current = readFileSync(apiDocUrl, 'utf8');
     expect(current).toBe(renderApiDoc(current, renderGeneratedBlocks(observations)));
   });

@@ -8,7 +8,7 @@
  *   engine checks, see permissions.engine.test.ts), product, query parameters and body (from the
  *   OpenAPI document, itself built from the codecs that validate), the fields of its answer (from
  *   the real engine's answers in api-walkthrough.ts) and its errors (catalogue messages).
- * `pnpm docs` writes the file; render-api-doc.test.ts fails when the committed file is stale.
+ * `pnpm run docs` writes the file; render-api-doc.test.ts fails when the committed file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -398,6 +398,8 @@ export const fieldNotes: Readonly<Record<string, string>> = {
   'order.remaining_amount': 'pay_amount minus paid_amount_total, not below 0',
   'order.overpaid_amount': 'paid_amount_total minus pay_amount, not below 0',
   'order.checkout_url': 'the hosted checkout page; `""` for a direct-mode order',
+  'order.redirect_automatically':
+    'once completed, the hosted page goes to redirect_url by itself after a few seconds',
   'order.expire_time': 'created_at + expire_seconds; the order expires then',
   'order.selected_token': '`null` until the payer chooses a token',
   payment_address:
@@ -423,19 +425,27 @@ export const fieldNotes: Readonly<Record<string, string>> = {
   'webhook.events': 'patterns such as `acquiring.*` or `acquiring.order.updated`',
   'delivery.status': '`pending`, `succeeded` or `failed`',
   'delivery.attempts': 'one entry per delivery attempt',
-  'ledger_record.transaction_id': 'the platform transaction id, unique per record: store it',
+  'ledger_record.transaction_id':
+    'the movement (journal) id: store it; a hold or a release is two records with one id, and (transaction_id, bucket) names a record',
   'ledger_record.record_type':
-    '`deposit`, `payout_hold`, `payout_release`, `payout`, `payout_fee` or `pay_in`',
-  'ledger_record.amount': 'always positive: the record_type says which way it moved',
-  'ledger_record.business_type': '`deposit`, `payout` or `acquiring`',
-  'ledger_record.business_id': 'deposit record_id, payout_id or the pay-in payment_id',
+    '`deposit`, `payout_hold`, `payout_release`, `payout`, `payout_fee`, `pay_in` or `withdrawal`',
+  'ledger_record.bucket': '`available` or `held`: the balance this record moved',
+  'ledger_record.amount': 'signed: into the bucket positive, out of it negative',
+  'ledger_record.balance_after':
+    "the bucket's balance in this currency right after this record, whatever the filters",
+  'ledger_record.business_type': '`deposit`, `payout`, `acquiring` or `withdrawal`',
+  'ledger_record.business_id':
+    'deposit or withdrawal record_id, payout_id or the pay-in payment_id',
   'ledger_record.reference': "the payout's reference; `null` for other records",
   'balance.available': 'spendable now',
   'balance.held': 'held for payouts in execution',
   'balance.total': 'available + held',
   'beneficiary_account.fields_masked':
     'receiving-account fields, masked (`j***@example.com`, `***5678`)',
+  'deposit.record_id': 'a completed deposit is one `deposit` ledger record with this business_id',
   'deposit.network': '`SANDBOX` for a sandbox credit',
+  'withdrawal.record_id':
+    'a completed withdrawal is one `withdrawal` ledger record with this business_id',
   'batch.status': '`draft`, `approved` or `submitted`',
   'batch.created_by_key_id': 'four eyes: approval needs another key',
   'clock.now': 'the test clock after the move',

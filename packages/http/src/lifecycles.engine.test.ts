@@ -246,29 +246,37 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         items: [balance('USD', '959.10', '0.00', '959.10')],
       });
       const ledger = ok(await m.as.get('/payment/ledger?sort_order=desc'));
-      expect(ledger.total).toBe(4);
+      expect(ledger.total).toBe(5);
       // Descending: newest first; records of one second in the reverse of the order they were
-      // posted (the fee was posted after the payout).
+      // posted (the fee was posted after the payout). The settlement takes the hold out of held.
       expect(ledger.items.slice(0, 2)).toEqual(
         [
-          ['payout_fee', '0.90'],
-          ['payout', '40.00'],
-        ].map(([recordType, amount]) => ({
+          ['payout_fee', '-0.90', '0.00'],
+          ['payout', '-40.00', '0.90'],
+        ].map(([recordType, amount, balanceAfter]) => ({
           transaction_id: `${created.payout_id}:${recordType}`,
           record_type: recordType,
           currency: 'USD',
+          bucket: 'held',
           amount,
+          balance_after: balanceAfter,
           business_type: 'payout',
           business_id: created.payout_id,
           reference: 'RET1',
           created_at: completedAt,
         })),
       );
-      expect(ledger.items[2]).toMatchObject({
-        record_type: 'payout_hold',
-        amount: '40.90',
-        created_at: completedAt - 60,
-      });
+      // The hold: one record per bucket, one transaction_id.
+      expect(ledger.items.slice(2, 4)).toMatchObject([
+        { record_type: 'payout_hold', bucket: 'held', amount: '40.90', balance_after: '40.90' },
+        {
+          record_type: 'payout_hold',
+          bucket: 'available',
+          amount: '-40.90',
+          balance_after: '959.10',
+          created_at: completedAt - 60,
+        },
+      ]);
 
       expect((await outboxOf(created.payout_id)).map((row) => row.event_type)).toEqual([
         'payout.review.returned',
@@ -316,15 +324,22 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
       const released = ok(
         await m.as.get('/payment/ledger?sort_order=asc&record_type=payout_release'),
       ).items;
+      // The hold moves 25.75 from available to held; the release moves it back.
       expect([...movements, ...released]).toEqual(
-        [
-          ['payout_hold', heldAt],
-          ['payout_release', releasedAt],
-        ].map(([recordType, at]) => ({
+        (
+          [
+            ['payout_hold', 'available', '-25.75', '974.25', heldAt],
+            ['payout_hold', 'held', '25.75', '25.75', heldAt],
+            ['payout_release', 'held', '-25.75', '0.00', releasedAt],
+            ['payout_release', 'available', '25.75', '1000.00', releasedAt],
+          ] as const
+        ).map(([recordType, bucket, amount, balanceAfter, at]) => ({
           transaction_id: `${created.payout_id}:${recordType}`,
           record_type: recordType,
           currency: 'USD',
-          amount: '25.75',
+          bucket,
+          amount,
+          balance_after: balanceAfter,
           business_type: 'payout',
           business_id: created.payout_id,
           reference: 'FAIL1',
@@ -365,7 +380,7 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         items: [balance('USD', '10.00', '0.00', '10.00')],
       });
       expect(ok(await m.as.get('/payment/ledger'))).toMatchObject({
-        items: [{ record_type: 'deposit', amount: '10.00' }],
+        items: [{ record_type: 'deposit', amount: '10.00', balance_after: '10.00' }],
         total: 1,
       });
       // Execution started (processing) and failed on the balance check in the same step.
@@ -595,6 +610,7 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         underpay_tolerance: '0.000000',
         checkout_url: `https://pay.example/checkout/${order.order_id}`,
         notify_webhook_id: webhookId,
+        redirect_automatically: false,
         expire_time: order.created_at + 600,
         created_at: order.created_at,
         updated_at: order.created_at,
@@ -626,13 +642,15 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
       ]);
       expect(ok(await m.as.get('/payment/ledger?currency=USDT&sort_order=asc'))).toEqual({
         items: [
-          [first.payment_id, '4.000000', firstAt],
-          [second.payment_id, '6.000000', secondAt],
-        ].map(([paymentId, amount, at]) => ({
+          [first.payment_id, '4.000000', '4.000000', firstAt],
+          [second.payment_id, '6.000000', '10.000000', secondAt],
+        ].map(([paymentId, amount, balanceAfter, at]) => ({
           transaction_id: `${paymentId}:pay_in`,
           record_type: 'pay_in',
           currency: 'USDT',
+          bucket: 'available',
           amount,
+          balance_after: balanceAfter,
           business_type: 'acquiring',
           business_id: paymentId,
           reference: null,
@@ -819,44 +837,59 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         amount: '100.00',
       });
 
-      const row = (recordType: string, amount: string, at: number) => [recordType, amount, at];
+      const row = (
+        recordType: string,
+        bucket: string,
+        amount: string,
+        after: string,
+        at: number,
+      ) => [recordType, bucket, amount, after, at];
       const ascending = [
-        row('deposit', '500.00', t0),
-        row('payout_hold', '25.75', t1),
-        row('payout', '25.00', t2),
-        row('payout_fee', '0.75', t2),
-        row('deposit', '100.00', t3),
+        row('deposit', 'available', '500.00', '500.00', t0),
+        row('payout_hold', 'available', '-25.75', '474.25', t1),
+        row('payout_hold', 'held', '25.75', '25.75', t1),
+        row('payout', 'held', '-25.00', '0.75', t2),
+        row('payout_fee', 'held', '-0.75', '0.00', t2),
+        row('deposit', 'available', '100.00', '574.25', t3),
       ];
       const view = (page: {
-        items: { record_type: string; amount: string; created_at: number }[];
-      }) => page.items.map((r) => [r.record_type, r.amount, r.created_at]);
+        items: {
+          record_type: string;
+          bucket: string;
+          amount: string;
+          balance_after: string;
+          created_at: number;
+        }[];
+      }) =>
+        page.items.map((r) => [r.record_type, r.bucket, r.amount, r.balance_after, r.created_at]);
 
       const asc = ok(await m.as.get('/payment/ledger?sort_by=created_at&sort_order=asc'));
       expect(view(asc)).toEqual(ascending);
-      expect(asc).toMatchObject({ total: 5, limit: 20, offset: 0 });
+      expect(asc).toMatchObject({ total: 6, limit: 20, offset: 0 });
       // Within one second records come in the order they were posted, reversed for desc.
       const desc = ok(await m.as.get('/payment/ledger?sort_order=desc'));
       expect(view(desc)).toEqual([...ascending].reverse());
       expect(view(ok(await m.as.get('/payment/ledger')))).toEqual(view(desc));
 
       const page = ok(await m.as.get('/payment/ledger?sort_order=asc&limit=2&offset=1'));
-      expect(page).toMatchObject({ total: 5, limit: 2, offset: 1 });
+      expect(page).toMatchObject({ total: 6, limit: 2, offset: 1 });
       expect(view(page)).toEqual(ascending.slice(1, 3));
-      const last = ok(await m.as.get('/payment/ledger?sort_order=asc&limit=2&offset=4'));
-      expect(view(last)).toEqual(ascending.slice(4));
-      expect(ok(await m.as.get('/payment/ledger?offset=5'))).toEqual({
+      const last = ok(await m.as.get('/payment/ledger?sort_order=asc&limit=2&offset=5'));
+      expect(view(last)).toEqual(ascending.slice(5));
+      expect(ok(await m.as.get('/payment/ledger?offset=6'))).toEqual({
         items: [],
-        total: 5,
+        total: 6,
         limit: 20,
-        offset: 5,
+        offset: 6,
       });
 
+      // A filtered page shows each record's balance_after in the whole ledger.
       expect(
         view(ok(await m.as.get('/payment/ledger?record_type=deposit&sort_order=asc'))),
-      ).toEqual([ascending[0], ascending[4]]);
+      ).toEqual([ascending[0], ascending[5]]);
       expect(
         view(ok(await m.as.get(`/payment/ledger?start_at=${t1}&end_at=${t2}&sort_order=asc`))),
-      ).toEqual(ascending.slice(1, 4));
+      ).toEqual(ascending.slice(1, 5));
       expect(ok(await m.as.get('/payment/ledger?currency=USDT')).total).toBe(0);
 
       expect(refusalOf(await m.as.get('/payment/ledger?sort_order=up'))).toEqual(
@@ -890,13 +923,14 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
       expect(await advance(0)).toBe(at);
 
       const view = (page: {
-        items: { record_type: string; amount: string; created_at: number }[];
-      }) => page.items.map((r) => [r.record_type, r.amount, r.created_at]);
+        items: { record_type: string; bucket: string; amount: string; created_at: number }[];
+      }) => page.items.map((r) => [r.record_type, r.bucket, r.amount, r.created_at]);
       const posted = [
-        ['deposit', '500.00', at],
-        ['payout_hold', '25.75', at],
-        ['payout', '25.00', at],
-        ['payout_fee', '0.75', at],
+        ['deposit', 'available', '500.00', at],
+        ['payout_hold', 'available', '-25.75', at],
+        ['payout_hold', 'held', '25.75', at],
+        ['payout', 'held', '-25.00', at],
+        ['payout_fee', 'held', '-0.75', at],
       ];
       expect(view(ok(await m.as.get('/payment/ledger?sort_order=asc')))).toEqual(posted);
       expect(view(ok(await m.as.get('/payment/ledger?sort_order=desc')))).toEqual(

@@ -76,7 +76,10 @@ export type ApiKeyIssueInput = InputOf<
 >;
 export type PayoutCreateInput = InputOf<PayoutCreateRequest, 'fee_bearer' | 'submit'>;
 export type PayoutUpdateInput = Partial<PayoutUpdateRequest>;
-export type OrderCreateInput = InputOf<AcquiringOrderCreateRequest, 'mode' | 'checkout_type'>;
+export type OrderCreateInput = InputOf<
+  AcquiringOrderCreateRequest,
+  'mode' | 'checkout_type' | 'redirect_automatically'
+>;
 export type WebhookCreateInput = InputOf<WebhookCreateRequest, 'status'>;
 
 /** The query string the engine reads, from typed parameters; absent ones are left out. */

@@ -5,7 +5,13 @@
  * the memory store itself it can only agree, so this is where it shows that it bites).
  */
 import assert from 'node:assert/strict';
-import type { LedgerPort, OutboxPort, Store, StoreTransaction } from '@payrail/core';
+import {
+  type LedgerPort,
+  merchantPostingsOf,
+  type OutboxPort,
+  type Store,
+  type StoreTransaction,
+} from '@payrail/core';
 import { runStoreConformance, type StoreHarness } from '@payrail/store-testkit';
 import { describe, it } from 'vitest';
 import { createMemoryHarness } from './memory-harness.test-support.js';
@@ -144,6 +150,44 @@ const idOrderedLedger = wrapped((inner) => ({
   close: () => inner.close(),
 }));
 
+/**
+ * `balance_after` as the bucket stood when the journal was posted (posting order), not in the
+ * ledger's order: wrong once a journal is posted with an earlier created_at than records
+ * already written.
+ */
+const postingTimeBalances = wrapped((inner) => {
+  const written = new Map<string, string>();
+  return {
+    transaction: (work) =>
+      inner.transaction((tx) => {
+        const ledger: LedgerPort = {
+          ...tx.ledger,
+          post: async (journal, at) => {
+            await tx.ledger.post(journal, at);
+            for (const p of merchantPostingsOf(journal)) {
+              const balance = (await tx.ledger.balances(p.accountId)).find(
+                (b) => b.currency === p.currency,
+              );
+              if (balance) written.set(`${journal.journalId} ${p.bucket}`, balance[p.bucket]);
+            }
+          },
+          entries: async (query) => {
+            const page = await tx.ledger.entries(query);
+            return {
+              ...page,
+              items: page.items.map((r) => ({
+                ...r,
+                balance_after: written.get(`${r.journal_id} ${r.bucket}`) ?? r.balance_after,
+              })),
+            };
+          },
+        };
+        return work({ ...tx, ledger });
+      }),
+    close: () => inner.close(),
+  };
+});
+
 /** A memory store whose `close()` keeps it open, so "reopening" it finds the same data. */
 const keptOpen = wrapped((inner) => ({
   transaction: (work) => inner.transaction(work),
@@ -156,7 +200,8 @@ describe('the conformance suite fails broken stores', () => {
   });
 
   it('an unwrapped memory store passes the tests used below', async () => {
-    const pattern = /crash safety|stale version|claim answers the oldest|posting order|model-based/;
+    const pattern =
+      /crash safety|stale version|claim answers the oldest|posting order|earlier created_at|model-based/;
     assert.deepEqual(await failing(createMemoryHarness, pattern), []);
   });
 
@@ -204,6 +249,18 @@ describe('the conformance suite fails broken stores', () => {
     );
     assert.ok(
       failed.some((t) => t.includes('then posting order')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('model-based')),
+      failed.join('\n'),
+    );
+  });
+
+  it('a store that keeps balance_after as of posting fails the back-dated and replay tests and the model-based run', async () => {
+    const failed = await failing(postingTimeBalances, /ledger|model-based/);
+    assert.ok(
+      failed.some((t) => t.includes('earlier created_at')),
       failed.join('\n'),
     );
     assert.ok(

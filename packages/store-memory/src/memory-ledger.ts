@@ -1,7 +1,9 @@
 /**
  * The ledger in memory: journals by id, each numbered in posting order, and a running balance
  * per (ledger account, currency) kept in the same unit of work as the postings, so a balance
- * read never sums history.
+ * read never sums history. Ledger records and their `balance_after` are derived when read, by one
+ * pass over the account's journals in the ledger's order: a list already scans every journal,
+ * and a derived running balance is right by construction, whatever order journals were posted in.
  */
 import {
   type Balance,
@@ -16,22 +18,46 @@ import {
   type LedgerPort,
   type LedgerQuery,
   merchantLedgerAccount,
+  merchantPostingsOf,
   type Page,
   StoreFailure,
 } from '@payrail/core';
 import { balanceKey, type MemoryState, type StoredJournal } from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
 
-const entryOf = ({ journal, at }: StoredJournal): LedgerEntry => ({
-  journal_id: journal.journalId,
-  record_type: journal.recordType,
-  account_id: journal.accountId,
-  currency: journal.currency,
-  amount: journal.amount,
-  business_type: journal.businessType,
-  business_id: journal.businessId,
-  created_at: at,
-});
+/** By `created_at`, then posting order. */
+const ledgerOrder = (a: StoredJournal, b: StoredJournal): number =>
+  a.at - b.at || a.sequence - b.sequence;
+
+/**
+ * Every record of the account, oldest first, each with its bucket's running balance: a journal's
+ * merchant postings in posting order, journals by `created_at` then posting order.
+ */
+const recordsOf = (journals: Iterable<StoredJournal>, accountId: string): LedgerEntry[] => {
+  const running = new Map<string, Decimal>();
+  const records: LedgerEntry[] = [];
+  for (const { journal, at } of [...journals].sort(ledgerOrder)) {
+    for (const p of merchantPostingsOf(journal)) {
+      if (p.accountId !== accountId) continue;
+      const key = balanceKey(p.bucket, p.currency);
+      const after = (running.get(key) ?? new Decimal(0)).plus(p.amount);
+      running.set(key, after);
+      records.push({
+        journal_id: journal.journalId,
+        record_type: journal.recordType,
+        account_id: accountId,
+        bucket: p.bucket,
+        currency: p.currency,
+        amount: formatAmount({ currency: p.currency, value: new Decimal(p.amount) }),
+        balance_after: formatAmount({ currency: p.currency, value: after }),
+        business_type: journal.businessType,
+        business_id: journal.businessId,
+        created_at: at,
+      });
+    }
+  }
+  return records;
+};
 
 export const memoryLedger = (state: MemoryState, undo: UndoLog, guard: () => void): LedgerPort => {
   const current = (ledgerAccount: string, currency: Currency): Decimal =>
@@ -76,18 +102,14 @@ export const memoryLedger = (state: MemoryState, undo: UndoLog, guard: () => voi
 
     async entries(query: LedgerQuery): Promise<Page<LedgerEntry>> {
       guard();
-      const direction = query.sort === 'asc' ? 1 : -1;
-      const matching = [...state.journals.values()]
-        .filter(
-          ({ journal, at }) =>
-            journal.accountId === query.accountId &&
-            (query.currency === undefined || journal.currency === query.currency) &&
-            (query.recordType === undefined || journal.recordType === query.recordType) &&
-            (query.createdFrom === undefined || at >= query.createdFrom) &&
-            (query.createdTo === undefined || at <= query.createdTo),
-        )
-        .sort((a, b) => direction * (a.at - b.at || a.sequence - b.sequence))
-        .map(entryOf);
+      const matching = recordsOf(state.journals.values(), query.accountId).filter(
+        (record) =>
+          (query.currency === undefined || record.currency === query.currency) &&
+          (query.recordType === undefined || record.record_type === query.recordType) &&
+          (query.createdFrom === undefined || record.created_at >= query.createdFrom) &&
+          (query.createdTo === undefined || record.created_at <= query.createdTo),
+      );
+      if (query.sort !== 'asc') matching.reverse();
       return {
         items: matching.slice(query.offset, query.offset + query.limit),
         total: matching.length,

@@ -60,12 +60,12 @@ const harnessOf = (store: PostgresStore, close: () => Promise<void>): StoreHarne
   close,
 });
 
-/** Deletes every row of the store's schema (postings before the journals they reference). */
+/** Deletes every row of the store's schema (postings and records before their journals). */
 const emptySchema = async (store: PostgresStore): Promise<void> => {
   const { executor, schema } = internalsOf(store);
   const { rows } = await executor.query<{ tablename: string }>(
     `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'payrail_migrations'
-      ORDER BY tablename = 'ledger_postings' DESC`,
+      ORDER BY tablename IN ('ledger_postings', 'ledger_entries') DESC`,
     [schema],
   );
   const table = tableIn(schema);

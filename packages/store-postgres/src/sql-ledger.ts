@@ -1,9 +1,11 @@
 /**
- * The ledger on three tables: journals and postings (history, NUMERIC amounts) and the running
- * balance of every merchant bucket (NUMERIC, with a CHECK that it stays at zero or above). A
+ * The ledger on four tables: journals and postings (history, NUMERIC amounts), the running
+ * balance of every merchant bucket (NUMERIC, with a CHECK that it stays at zero or above), and
+ * the merchant's ledger records (one per posting to a merchant bucket, with `balance_after`). A
  * journal's buckets are updated by guarded statements in the same transaction; a bucket that
  * would go below zero refuses the whole journal, whose writes are undone to its savepoint.
- * Journals number themselves as they are inserted (`seq`, an identity column), which is the
+ * Records are written while the journal holds its buckets' rows locked, so they number
+ * themselves (`seq`, an identity column) in the order each bucket took its journals: the
  * posting order `entries` breaks ties of `created_at` by.
  */
 import {
@@ -17,7 +19,9 @@ import {
   type LedgerEntry,
   type LedgerPort,
   type LedgerQuery,
+  type MerchantPosting,
   merchantLedgerAccount,
+  merchantPostingsOf,
   type Page,
   StoreFailure,
 } from '@payrail/core';
@@ -25,6 +29,9 @@ import { type SqlValue, sqlStateOf } from './sql-executor.js';
 import type { UnitContext } from './sql-unit-of-work.js';
 
 const merchantPrefix = 'merchant:';
+
+const bucketKey = (ledgerAccount: string, currency: string): string =>
+  JSON.stringify([ledgerAccount, currency]);
 
 /** An amount at its currency's scale, as the memory store and the core's `balancesOf` give it. */
 const atScale = (currency: string, amount: string | null): string => {
@@ -37,6 +44,7 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
   const journals = context.table('ledger_journals');
   const postings = context.table('ledger_postings');
   const balances = context.table('ledger_balances');
+  const records = context.table('ledger_entries');
 
   const insertJournal = async (journal: Journal, at: number): Promise<void> => {
     try {
@@ -85,13 +93,14 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
    * Adds the journal's postings to its merchant buckets, one bucket at a time in key order, so
    * two journals touching the same buckets lock them in the same order and never deadlock. A
    * credit inserts the bucket on first use; a debit only updates an existing bucket, and only
-   * while it stays at zero or above, so a refused debit returns no row.
+   * while it stays at zero or above, so a refused debit returns no row. Answers each bucket's
+   * balance after the journal, by `bucketKey`.
    */
-  const applyToBalances = async (journal: Journal): Promise<void> => {
+  const applyToBalances = async (journal: Journal): Promise<ReadonlyMap<string, Decimal>> => {
     const deltas = new Map<string, { account: string; currency: string; amount: Decimal }>();
     for (const p of journal.postings) {
       if (!p.ledgerAccount.startsWith(merchantPrefix)) continue;
-      const key = JSON.stringify([p.ledgerAccount, p.currency]);
+      const key = bucketKey(p.ledgerAccount, p.currency);
       const current = deltas.get(key);
       deltas.set(key, {
         account: p.ledgerAccount,
@@ -100,24 +109,104 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
       });
     }
     const ordered = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [, { account, currency, amount }] of ordered) {
+    const after = new Map<string, Decimal>();
+    for (const [key, { account, currency, amount }] of ordered) {
       const params = [account, currency, amount.toFixed()];
       const { rows } = amount.isNegative()
-        ? await session.query(
+        ? await session.query<{ amount: string }>(
             `UPDATE ${balances} SET amount = amount + $3::numeric
               WHERE ledger_account = $1 AND currency = $2 AND amount + $3::numeric >= 0
-              RETURNING 1 AS applied`,
+              RETURNING amount`,
             params,
           )
-        : await session.query(
+        : await session.query<{ amount: string }>(
             `INSERT INTO ${balances} AS b (ledger_account, currency, amount)
                VALUES ($1, $2, $3::numeric)
              ON CONFLICT (ledger_account, currency) DO UPDATE SET amount = b.amount + excluded.amount
-             RETURNING 1 AS applied`,
+             RETURNING amount`,
             params,
           );
-      if (rows.length === 0) throw new StoreFailure('insufficient_balance', 'ledger');
+      const row = rows[0];
+      if (row === undefined) throw new StoreFailure('insufficient_balance', 'ledger');
+      after.set(key, new Decimal(row.amount));
     }
+    return after;
+  };
+
+  /**
+   * Writes the journal's ledger records; runs while the journal holds its buckets' rows, so no
+   * other unit of work writes records of these buckets until this one ends. A record's
+   * `balance_after` is its bucket's balance after the journal, less what the journal's later
+   * postings to the bucket moved, less what the bucket's records ordered after this journal
+   * moved. Such records exist only when the journal is posted with a `created_at` earlier than
+   * records already written (same-second records are numbered later, being written under the
+   * lock): their `balance_after` grows by what this journal moved, so the running sum stays
+   * true in the ledger's order.
+   */
+  const writeRecords = async (
+    journal: Journal,
+    at: number,
+    bucketsAfter: ReadonlyMap<string, Decimal>,
+  ): Promise<void> => {
+    const postings = merchantPostingsOf(journal);
+    if (postings.length === 0) return;
+    const moved = new Map<string, { posting: MerchantPosting; delta: Decimal }>();
+    for (const posting of postings) {
+      const key = bucketKey(
+        merchantLedgerAccount(posting.accountId, posting.bucket),
+        posting.currency,
+      );
+      const delta = (moved.get(key)?.delta ?? new Decimal(0)).plus(posting.amount);
+      moved.set(key, { posting, delta });
+    }
+    const remaining = new Map<string, Decimal>();
+    for (const [key, { posting, delta }] of moved) {
+      const { rows } = await session.query<{ amount: string }>(
+        `UPDATE ${records} SET balance_after = balance_after + $5::numeric
+          WHERE account_id = $1 AND currency = $2 AND created_at > $3 AND bucket = $4
+          RETURNING amount`,
+        [posting.accountId, posting.currency, at, posting.bucket, delta.toFixed()],
+      );
+      const later = rows.reduce((sum, row) => sum.plus(row.amount), new Decimal(0));
+      remaining.set(key, (bucketsAfter.get(key) ?? new Decimal(0)).minus(later));
+    }
+    // Walking the postings backwards, each record's balance is what remains before the later
+    // postings of its bucket in this journal are taken off.
+    const balanceAfter = new Map<number, Decimal>();
+    for (const posting of [...postings].reverse()) {
+      const key = bucketKey(
+        merchantLedgerAccount(posting.accountId, posting.bucket),
+        posting.currency,
+      );
+      const balance = remaining.get(key) ?? new Decimal(0);
+      balanceAfter.set(posting.position, balance);
+      remaining.set(key, balance.minus(posting.amount));
+    }
+    const params: SqlValue[] = [
+      journal.journalId,
+      journal.recordType,
+      journal.businessType,
+      journal.businessId,
+      at,
+    ];
+    const rows = postings.map((posting) => {
+      params.push(
+        posting.position,
+        posting.accountId,
+        posting.bucket,
+        posting.currency,
+        posting.amount,
+        (balanceAfter.get(posting.position) ?? new Decimal(0)).toFixed(),
+      );
+      const n = params.length;
+      return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::numeric, $${n}::numeric, $2, $3, $4, $5)`;
+    });
+    await session.query(
+      `INSERT INTO ${records} (journal_id, position, account_id, bucket, currency, amount,
+          balance_after, record_type, business_type, business_id, created_at)
+        VALUES ${rows.join(', ')}`,
+      params,
+    );
   };
 
   return {
@@ -127,7 +216,7 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
         await context.savepoint(async () => {
           await insertJournal(journal, at);
           await insertPostings(journal);
-          await applyToBalances(journal);
+          await writeRecords(journal, at, await applyToBalances(journal));
         });
       }),
 
@@ -172,19 +261,23 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
         const direction = query.sort === 'asc' ? 'ASC' : 'DESC';
         const n = params.length;
         const page = await session.query<LedgerEntry>(
-          `SELECT journal_id, record_type, account_id, currency, amount, business_type,
-                  business_id, created_at
-             FROM ${journals} WHERE ${where}
+          `SELECT journal_id, record_type, account_id, bucket, currency, amount, balance_after,
+                  business_type, business_id, created_at
+             FROM ${records} WHERE ${where}
             ORDER BY created_at ${direction}, seq ${direction}
             LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, Math.max(0, query.limit), Math.max(0, query.offset)],
         );
         const count = await session.query<{ total: number }>(
-          `SELECT count(*) AS total FROM ${journals} WHERE ${where}`,
+          `SELECT count(*) AS total FROM ${records} WHERE ${where}`,
           params,
         );
         return {
-          items: page.rows,
+          items: page.rows.map((record) => ({
+            ...record,
+            amount: atScale(record.currency, record.amount),
+            balance_after: atScale(record.currency, record.balance_after),
+          })),
           total: count.rows[0]?.total ?? 0,
           limit: query.limit,
           offset: query.offset,

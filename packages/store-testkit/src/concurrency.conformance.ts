@@ -3,9 +3,17 @@
  * still give serializable answers; a serialized store must give the same answers.
  */
 import assert from 'node:assert/strict';
-import { isStoreFailure, money, payoutHoldJournal, type StoreFailureReason } from '@payrail/core';
+import {
+  depositJournal,
+  isStoreFailure,
+  money,
+  payoutHoldJournal,
+  payoutReleaseJournal,
+  type StoreFailureReason,
+} from '@payrail/core';
 import { fund, type SuiteContext, t0 } from './conformance-context.js';
 import { samplePayout } from './fixtures.js';
+import { assertReplays } from './ledger-replay.js';
 import { outboxMessage } from './outbox.conformance.js';
 
 /** The refusal reasons of the rejected results, counted. */
@@ -70,6 +78,42 @@ export const concurrencyConformance = (ctx: SuiteContext): void => {
       assert.deepEqual(balances, [{ currency: 'USD', available: '0.00', held: '10.00' }]);
       const holds = (await h.oracle.journalIds()).filter((id) => id.endsWith(':payout_hold'));
       assert.equal(holds.length, 10);
+      await assertReplays(h, 'acc_1');
+    },
+    heavy,
+  );
+
+  test(
+    '90 units of work posting to one account at once (deposits, holds, hold and release), in two seconds: the ledger replays to the balances',
+    async (h) => {
+      await fund(h, 'acc_1', '10.00');
+      const head = (businessId: string) => ({ accountId: 'acc_1', businessId });
+      const one = money('USD', '1.00');
+      const results = await Promise.allSettled(
+        Array.from({ length: 90 }, (_, i) =>
+          h.store.transaction(async (tx) => {
+            // Dated in two seconds, so a unit of work may post before one dated earlier.
+            const at = t0 + 1 + (i % 2);
+            if (i % 3 === 0) return tx.ledger.post(depositJournal(head(`dep_${i}`), one), at);
+            await tx.ledger.post(payoutHoldJournal(head(`po_${i}`), one), at);
+            if (i % 3 === 2) await tx.ledger.post(payoutReleaseJournal(head(`po_${i}`), one), at);
+          }),
+        ),
+      );
+      const refused = refusals(results);
+      assert.deepEqual(
+        Object.keys(refused).filter((r) => r !== 'insufficient_balance'),
+        [],
+      );
+      // Every deposit lands; a hold kept takes 1.00 from available into held.
+      const kept = (await h.oracle.journalIds()).filter((id) => id.endsWith(':payout_hold'));
+      const released = (await h.oracle.journalIds()).filter((id) => id.endsWith(':payout_release'));
+      const held = kept.length - released.length;
+      const balances = await h.store.transaction((tx) => tx.ledger.balances('acc_1'));
+      assert.deepEqual(balances, [
+        { currency: 'USD', available: `${10 + 30 - held}.00`, held: `${held}.00` },
+      ]);
+      await assertReplays(h, 'acc_1');
     },
     heavy,
   );

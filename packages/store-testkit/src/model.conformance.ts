@@ -462,11 +462,20 @@ const byJson = (a: unknown, b: unknown) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
-/** Every journal of the account, oldest first: ties in posting order, as a replay reads them. */
+/**
+ * Every record of the account, oldest first: ties in posting order, as a replay reads them,
+ * with the signed amount and the bucket's balance after it.
+ */
 const ledgerOf = (harness: StoreHarness, accountId: string) =>
   harness.store.transaction(async (tx) =>
     (await tx.ledger.entries({ accountId, sort: 'asc', limit: 1000, offset: 0 })).items.map(
-      (entry) => [entry.created_at, entry.journal_id],
+      (entry) => [
+        entry.created_at,
+        entry.journal_id,
+        entry.bucket,
+        entry.amount,
+        entry.balance_after,
+      ],
     ),
   );
 

@@ -1,29 +1,36 @@
 // @ts-check
 /**
  * The hosted checkout page's script, inlined under the response's CSP nonce (no build step, no
- * framework). It reads the order the server embedded, lets the payer choose a token
- * (POST .../select), shows the deposit address, and asks for the order every few seconds until
- * it is final. Everything it writes goes through `textContent` or a checked attribute, never HTML.
+ * framework). It reads the order and the payer's dictionary the server embedded, lets the payer
+ * choose a token (POST .../select), shows the deposit address, and asks for the order every few
+ * seconds until it is final. Everything it writes goes through `textContent` or a checked
+ * attribute, never HTML; every word comes from the dictionary, every number and time from `Intl`
+ * in the page's language.
  */
 (() => {
+  /** @typedef {import('../locales/en.js').Messages} Messages */
+  /** @typedef {import('../locales/en.js').MessageKey} MessageKey */
   /** @typedef {{ token_id: string, network: string, currency: string }} Token */
   /** @typedef {Token & { address: string }} Selection */
   /**
    * @typedef {{
    *   order_id: string, out_trade_no: string, status: string, order_currency: string,
    *   order_amount: string, pay_amount: string, paid_amount_total: string,
-   *   remaining_amount: string, expire_time: number, pay_tokens: Token[],
-   *   selected_token: Selection | null, redirect_url?: string, logo_url?: string
+   *   remaining_amount: string, overpaid_amount: string, expire_time: number,
+   *   pay_tokens: Token[], selected_token: Selection | null, redirect_url?: string,
+   *   redirect_automatically: boolean, logo_url?: string
    * }} Order
    */
   /**
    * @typedef {{
-   *   order: Order, now: number, poll_ms: number,
-   *   networks: Record<string, string>, headlines: Record<string, string>
+   *   order: Order, now: number, poll_ms: number, redirect_ms: number,
+   *   locale: string, messages: Messages
    * }} Bootstrap
    */
 
   const finalStatuses = ['completed', 'underpaid', 'expired', 'closed'];
+  /** Below this many seconds left, the page warns that time is almost up. */
+  const expiringSeconds = 120;
 
   /** @param {string} id @returns {HTMLElement} */
   const byId = (id) => {
@@ -63,9 +70,52 @@
 
   /** @type {Bootstrap} */
   const boot = JSON.parse(byId('checkout-data').textContent ?? '{}');
+  const locale = boot.locale;
   // The service clock, not the device's: the countdown agrees with the order's expiry.
   const clockOffset = boot.now - Date.now() / 1000;
   const serviceNow = () => Date.now() / 1000 + clockOffset;
+
+  /**
+   * A dictionary text with its `{name}` placeholders filled.
+   * @param {MessageKey} key @param {Record<string, string>} [values] @returns {string}
+   */
+  const t = (key, values = {}) =>
+    boot.messages[key].replace(/\{([a-z_]+)\}/g, (whole, name) =>
+      Object.hasOwn(values, name) ? (values[name] ?? whole) : whole,
+    );
+
+  const integers = new Intl.NumberFormat(locale, { useGrouping: true });
+  const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
+  const decimalSeparator =
+    new Intl.NumberFormat(locale, { minimumFractionDigits: 1 })
+      .formatToParts(0.5)
+      .find((part) => part.type === 'decimal')?.value ?? '.';
+  const alternatives = new Intl.ListFormat(locale, { type: 'disjunction' });
+  const expiryFormat = new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+
+  /**
+   * "1234.500000" in the page's language, every digit kept: the whole part is formatted as a
+   * BigInt, the fraction digit by digit (as the server does, locale-format.ts).
+   * @param {string} amount
+   */
+  const formatDecimal = (amount) => {
+    const match = /^(\d+)(?:\.(\d+))?$/.exec(amount);
+    if (match === null) return amount;
+    const whole = integers.format(BigInt(match[1] ?? '0'));
+    const fraction = match[2];
+    if (fraction === undefined) return whole;
+    return `${whole}${decimalSeparator}${fraction.replace(/\d/g, (d) => integers.format(Number(d)))}`;
+  };
+
+  /** @param {string} amount @param {string} currency */
+  const amountText = (amount, currency) => t('amount', { amount: formatDecimal(amount), currency });
 
   let order = boot.order;
   /** The payer asked to choose again while a token is selected. */
@@ -74,6 +124,8 @@
   let pollTimer;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let countdownTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let redirectTimer;
   let askedAtExpiry = false;
 
   const orderPath = encodeURIComponent(order.order_id);
@@ -82,37 +134,54 @@
   /** @param {Order} o */
   const isFinal = (o) => finalStatuses.includes(o.status);
 
+  /** @param {string} network */
+  const networkName = (network) => {
+    const key = /** @type {MessageKey} */ (`network.${network}`);
+    return Object.hasOwn(boot.messages, key) ? t(key) : network;
+  };
+
   /** @param {Order} o */
   const payCurrency = (o) =>
     o.selected_token !== null
       ? o.selected_token.currency
-      : [...new Set(o.pay_tokens.map((t) => t.currency))].join(' or ');
+      : alternatives.format([...new Set(o.pay_tokens.map((token) => token.currency))]);
 
   /** @param {Order} o @returns {string} */
   const detailOf = (o) => {
     const currency = payCurrency(o);
     switch (o.status) {
       case 'pending':
-        return o.selected_token === null
-          ? 'Choose a currency and network below.'
-          : 'Send the amount below to the address shown. This page updates by itself.';
+        return o.selected_token === null ? t('detail.pending.choose') : t('detail.pending.send');
       case 'processing':
-        return 'It is being processed. Keep this page open; it updates by itself.';
+        return t('detail.processing');
       case 'confirming':
-        return 'The network is confirming it. This usually takes a few minutes.';
+        return t('detail.confirming');
       case 'partial_paid':
-        return `Still due: ${o.remaining_amount} ${currency}. Send it to the same address before the time runs out.`;
+        return t('detail.partial_paid', {
+          amount: formatDecimal(o.remaining_amount),
+          currency,
+        });
       case 'completed':
-        return 'Thank you. The merchant has received your payment.';
+        return t('detail.completed');
       case 'underpaid':
-        return `Received ${o.paid_amount_total} of ${o.pay_amount} ${currency}. Contact the merchant about the amount paid.`;
+        return t('detail.underpaid', {
+          paid: formatDecimal(o.paid_amount_total),
+          due: formatDecimal(o.pay_amount),
+          currency,
+        });
       case 'expired':
-        return "Do not send anything to this order's address. Ask the merchant for a new order.";
+        return t('detail.expired');
       case 'closed':
-        return 'The merchant closed this order. Do not send a payment.';
+        return t('detail.closed');
       default:
         return '';
     }
+  };
+
+  /** @param {Order} o */
+  const headlineOf = (o) => {
+    const key = /** @type {MessageKey} */ (`status.${o.status}`);
+    return Object.hasOwn(boot.messages, key) ? t(key) : o.status;
   };
 
   /** @param {number} seconds */
@@ -120,13 +189,31 @@
     const h = Math.floor(seconds / 3600);
     const m = Math.floor((seconds % 3600) / 60);
     const s = seconds % 60;
-    const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-    return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+    const mm = h > 0 ? twoDigits.format(m) : integers.format(m);
+    return `${h > 0 ? `${integers.format(h)}:` : ''}${mm}:${twoDigits.format(s)}`;
+  };
+
+  const secondsLeft = () => Math.max(0, Math.floor(order.expire_time - serviceNow()));
+
+  /** The one warning the page shows at a time: money beyond the order, or time running out. */
+  const renderWarning = () => {
+    const o = order;
+    const currency = payCurrency(o);
+    let warning = '';
+    if (aboveZero(o.overpaid_amount)) {
+      warning = t('warning.overpaid', { amount: formatDecimal(o.overpaid_amount), currency });
+    } else if (!isFinal(o) && secondsLeft() > 0 && secondsLeft() < expiringSeconds) {
+      warning = t('warning.expiring', { minutes: integers.format(expiringSeconds / 60) });
+    }
+    const element = byId('warning');
+    if (element.textContent !== warning) element.textContent = warning;
+    element.hidden = warning === '';
   };
 
   const renderCountdown = () => {
-    const left = Math.max(0, Math.floor(order.expire_time - serviceNow()));
+    const left = secondsLeft();
     setText('countdown', clockText(left));
+    renderWarning();
     if (left === 0 && !isFinal(order) && !askedAtExpiry) {
       askedAtExpiry = true;
       schedulePoll(0);
@@ -135,15 +222,12 @@
 
   /** @param {Selection} selected */
   const renderPayment = (selected) => {
-    const network = boot.networks[selected.network] ?? selected.network;
-    setText('send-amount', order.remaining_amount);
+    const network = networkName(selected.network);
+    setText('send-amount', formatDecimal(order.remaining_amount));
     setText('send-currency', selected.currency);
     setText('send-network', network);
     setText('address', selected.address);
-    setText(
-      'hint',
-      `Send only ${selected.currency} on ${network} to this address. Another token, or ${selected.currency} on another network, cannot be credited.`,
-    );
+    setText('hint', t('pay.warning', { currency: selected.currency, network }));
     const qr = /** @type {HTMLImageElement} */ (byId('qr'));
     const source = new URL(
       `${orderPath}/qr.svg?address=${encodeURIComponent(selected.address)}`,
@@ -153,20 +237,39 @@
     show('change', order.status === 'pending');
   };
 
+  /**
+   * A completed order whose merchant asked for it goes back to redirect_url by itself, once,
+   * after saying so; the button stays for a payer who does not want to wait.
+   * @param {URL} redirect
+   */
+  const redirectSoon = (redirect) => {
+    if (redirectTimer !== undefined) return;
+    setText(
+      'redirect-note',
+      t('done.redirecting', { seconds: integers.format(Math.round(boot.redirect_ms / 1000)) }),
+    );
+    show('redirect-note', true);
+    redirectTimer = setTimeout(() => {
+      window.location.assign(redirect.href);
+    }, boot.redirect_ms);
+  };
+
   const render = () => {
     const o = order;
     const final = isFinal(o);
     const currency = payCurrency(o);
     const status = byId('status');
     status.dataset.status = o.status;
-    setText('status-headline', boot.headlines[o.status] ?? o.status);
+    setText('status-headline', headlineOf(o));
     setText('status-detail', detailOf(o));
-    setText('pay-amount', `${o.pay_amount} ${currency}`);
-    setText('paid-amount', `${o.paid_amount_total} ${currency}`);
-    setText('due-amount', `${o.remaining_amount} ${currency}`);
+    setText('pay-amount', amountText(o.pay_amount, currency));
+    setText('paid-amount', amountText(o.paid_amount_total, currency));
+    setText('due-amount', amountText(o.remaining_amount, currency));
     show('paid-row', aboveZero(o.paid_amount_total));
     show('due-row', !final && aboveZero(o.paid_amount_total) && aboveZero(o.remaining_amount));
     show('expiry-row', !final);
+    show('expires-row', !final);
+    renderWarning();
 
     const selected = o.selected_token;
     show('choose', !final && (selected === null || choosing));
@@ -176,6 +279,9 @@
     const redirect = webUrl(o.redirect_url);
     show('done', o.status === 'completed' && redirect !== undefined);
     if (redirect !== undefined) byId('redirect').setAttribute('href', redirect.href);
+    if (o.status === 'completed' && redirect !== undefined && o.redirect_automatically) {
+      redirectSoon(redirect);
+    }
 
     if (final) {
       clearTimeout(pollTimer);
@@ -219,6 +325,15 @@
   const options = () =>
     /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('.option')]);
 
+  /**
+   * The payer's words for a refused choice; the catalogue's message is English for the merchant.
+   * @param {unknown} error
+   */
+  const refusalText = (error) =>
+    error instanceof Error && error.message === 'order already final'
+      ? t('choose.error.final')
+      : t('choose.error.retry');
+
   /** @param {HTMLButtonElement} button */
   const choose = async (button) => {
     const chosen = { network: button.dataset.network, currency: button.dataset.currency };
@@ -230,7 +345,7 @@
       render();
       byId('pay-title').focus();
     } catch (error) {
-      setText('choose-error', error instanceof Error ? error.message : 'Please try again.');
+      setText('choose-error', refusalText(error));
       show('choose-error', true);
       schedulePoll(0);
     } finally {
@@ -270,7 +385,7 @@
     } catch {
       copied = selectAndCopy();
     }
-    setText('copy-result', copied ? 'Address copied.' : 'Select the address and copy it.');
+    setText('copy-result', copied ? t('pay.copied') : t('pay.copy_failed'));
   });
 
   const logo = /** @type {HTMLImageElement | null} */ (document.getElementById('logo'));
@@ -281,6 +396,7 @@
     logo.addEventListener('error', hide);
   }
 
+  setText('expires-at', expiryFormat.format(order.expire_time * 1000));
   byId('pay-title').tabIndex = -1;
   render();
   if (!isFinal(order)) {

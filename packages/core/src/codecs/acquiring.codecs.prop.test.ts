@@ -247,6 +247,15 @@ const fieldBreaks: ReadonlyArray<readonly [string, string, fc.Arbitrary<Break>]>
       () => 'unsupported checkout_type',
     ),
   ],
+  [
+    'redirect_automatically',
+    'not a JSON boolean',
+    breaking(
+      'redirect_automatically',
+      fc.oneof(fc.constantFrom('true', 'false', 1, 0, [], {}), fc.string(), fc.integer()),
+      () => 'Validation Failed',
+    ),
+  ],
 ];
 
 /** The pair rules, checked after every field. */
@@ -312,6 +321,7 @@ describe('acquiring order create: generated valid orders', () => {
         expect(order.underpay_tolerance).toBe(usdScaled(input.underpay_tolerance as string));
         expect(order.mode).toBe(input.mode ?? 'checkout');
         expect(order.checkout_type).toBe('hosted');
+        expect(order.redirect_automatically).toBe(input.redirect_automatically ?? false);
         expect(order.network).toBe(input.network ?? undefined);
         expect(order.currency).toBe(input.currency ?? undefined);
         if (Array.isArray(input.allowed_pay_currencies)) {

@@ -47,6 +47,7 @@ describe('acquiring order create: a valid order', () => {
       notify_webhook_id: 'wh_123',
       mode: 'checkout',
       checkout_type: 'hosted',
+      redirect_automatically: false,
     });
   });
 
@@ -88,6 +89,26 @@ describe('acquiring order create: a valid order', () => {
     });
     expect(order).not.toHaveProperty('notify_url');
   });
+
+  it('reads redirect_automatically as a JSON boolean, absent or null meaning false', () => {
+    expect(decoded({ ...validOrder, redirect_automatically: true }).redirect_automatically).toBe(
+      true,
+    );
+    expect(decoded({ ...validOrder, redirect_automatically: false }).redirect_automatically).toBe(
+      false,
+    );
+    expect(decoded({ ...validOrder, redirect_automatically: null }).redirect_automatically).toBe(
+      false,
+    );
+    expect(decoded(validOrder).redirect_automatically).toBe(false);
+  });
+
+  it.each(['true', 'false', 1, 0, '', [], {}])(
+    'redirect_automatically %j is Validation Failed',
+    (value) => {
+      expect(messageOf({ ...validOrder, redirect_automatically: value })).toBe('Validation Failed');
+    },
+  );
 
   it('accepts the range ends of expire_seconds and a zero tolerance', () => {
     expect(decoded({ ...validOrder, expire_seconds: 60 }).expire_seconds).toBe(60);
@@ -335,6 +356,7 @@ describe('acquiring order create: precedence', () => {
       mode: 'instant',
       checkout_type: 'embedded',
       network: 'TRON',
+      redirect_automatically: 'yes',
     };
     const expected = [
       ['out_trade_no', 'out_trade_no required'],
@@ -349,6 +371,7 @@ describe('acquiring order create: precedence', () => {
       ['remark', 'Validation Failed'],
       ['mode', 'mode must be checkout or direct'],
       ['checkout_type', 'unsupported checkout_type'],
+      ['redirect_automatically', 'Validation Failed'],
       ['network', 'network/currency required'],
     ] as const;
     // Repair the fields one by one from the top: each time the next rule is the answer.

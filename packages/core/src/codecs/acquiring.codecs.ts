@@ -160,6 +160,10 @@ const isOrderMode = (u: unknown): u is OrderMode => (orderModes as readonly unkn
 const isCheckoutType = (u: unknown): u is CheckoutType =>
   (checkoutTypes as readonly unknown[]).includes(u);
 
+/** A JSON boolean, absent or `null` meaning false; `"true"`, `1` and the like are shape errors. */
+const checkFlag = (u: unknown): Check<boolean> =>
+  u === undefined ? E.right(false) : typeof u === 'boolean' ? E.right(u) : validationFailed();
+
 /** A pair member: absent or blank counts as not sent; any other non-string is a shape error. */
 const checkPairMember = (u: unknown): Check<string | undefined> => {
   if (isMissing(u)) return E.right(undefined);
@@ -188,6 +192,11 @@ export interface AcquiringOrderCreateRequest {
   /** Sent together or not at all; in `direct` mode always there. */
   readonly network?: ChainNetwork;
   readonly currency?: CryptoCurrency;
+  /**
+   * The hosted page sends the payer to redirect_url by itself once the order completes (ADR
+   * 0021); beyond the interface, default false.
+   */
+  readonly redirect_automatically: boolean;
 }
 
 /** The optional keys of the create request, which the decoded value leaves out when not sent. */
@@ -210,7 +219,7 @@ type CheckedOrder<Network, Currency> = Omit<AcquiringOrderCreateRequest, Optiona
 };
 type OrderFields = CheckedOrder<string, string>;
 
-/** Field rules in the interface's table order, then decisions §4's added fields. */
+/** Field rules in the interface's table order, then decisions §4's added fields, then ours. */
 const checkOrderFields = (u: JsonObject): Check<OrderFields> => {
   const v = (key: string) => presentValue(u, key);
   return pipe(
@@ -245,6 +254,7 @@ const checkOrderFields = (u: JsonObject): Check<OrderFields> => {
     ),
     E.bind('network', () => checkPairMember(v('network'))),
     E.bind('currency', () => checkPairMember(v('currency'))),
+    E.bind('redirect_automatically', () => checkFlag(v('redirect_automatically'))),
   );
 };
 
@@ -301,12 +311,13 @@ const toOrderRequest = ({
  *  2. each field in the interface's table order, then decisions §4's: out_trade_no,
  *     order_currency, order_amount, allowed_pay_currencies (first bad id in list order),
  *     expire_seconds, underpay_tolerance, notify_webhook_id, redirect_url, logo_url, remark, mode,
- *     checkout_type, network, currency; within a field: absent/blank (`<field> required`) before
- *     its type, format and range;
+ *     checkout_type, network, currency, then redirect_automatically (ADR 0021); within a field:
+ *     absent/blank (`<field> required`) before its type, format and range;
  *  3. the network/currency pair (see `checkOrderPair`).
  * A field with a message of its own (order_currency, amounts, expire_seconds, the URLs, mode,
  * checkout_type) answers it for any bad value, a wrong JSON type included; the others answer
- * `Validation Failed` for a wrong type or an over-long text. Keys the interface does not define
+ * `Validation Failed` for a wrong type or an over-long text (redirect_automatically: anything but
+ * a JSON boolean, so `"true"` and `1` too; absent or `null` is false). Keys the interface does not define
  * (a per-order notify_url among them) are ignored; `null` is read as absent.
  */
 export const AcquiringOrderCreateRequest = requestBody(

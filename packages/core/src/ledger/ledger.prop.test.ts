@@ -14,6 +14,7 @@ import {
   payoutReleaseJournal,
   payoutSettleJournals,
   type RecordType,
+  withdrawalJournal,
 } from './ledger.js';
 
 const accounts = ['acc_a', 'acc_b'] as const;
@@ -28,6 +29,7 @@ type Credit = { account: number; currency: Currency; minor: bigint };
 type Command =
   | ({ kind: 'deposit' } & Credit)
   | ({ kind: 'payIn' } & Credit)
+  | ({ kind: 'withdrawal' } & Credit)
   | {
       kind: 'hold';
       account: number;
@@ -46,6 +48,7 @@ const base = { account: fc.nat(accounts.length - 1), currency: fc.constantFrom(.
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('deposit' as const), ...base, minor: amount }),
   fc.record({ kind: fc.constant('payIn' as const), ...base, minor: amount }),
+  fc.record({ kind: fc.constant('withdrawal' as const), ...base, minor: amount }),
   fc.record({
     kind: fc.constant('hold' as const),
     ...base,
@@ -85,9 +88,11 @@ const run = (commands: readonly Command[]) => {
   };
   const snapshots: { postings: readonly Posting[]; posted: readonly Journal[] }[] = [];
   commands.forEach((c, i) => {
-    if (c.kind === 'deposit' || c.kind === 'payIn') {
+    if (c.kind === 'deposit' || c.kind === 'payIn' || c.kind === 'withdrawal') {
       const head = { accountId: accounts[c.account] ?? 'acc_a', businessId: `b${i}` };
-      const build = c.kind === 'deposit' ? depositJournal : payInJournal;
+      const build = { deposit: depositJournal, payIn: payInJournal, withdrawal: withdrawalJournal }[
+        c.kind
+      ];
       post(build(head, fromMinor(c.minor, c.currency)));
     } else if (c.kind === 'hold') {
       const value = fromMinor(c.minor, c.currency);
@@ -117,6 +122,7 @@ const contributions: Record<RecordType, 1 | -1 | 0> = {
   payout_release: 0,
   payout: -1,
   payout_fee: -1,
+  withdrawal: -1,
 };
 
 describe('ledger properties over random movement sequences', () => {

@@ -6,7 +6,9 @@ import {
   isBalanced,
   type Journal,
   keepsBalancesNonNegative,
+  merchantBucketOf,
   merchantLedgerAccount,
+  merchantPostingsOf,
   type Posting,
   payInJournal,
   payoutHoldJournal,
@@ -14,6 +16,7 @@ import {
   payoutSettleJournals,
   platformAccounts,
   recordTypes,
+  withdrawalJournal,
 } from './ledger.js';
 
 const head = { accountId: 'acc_1', businessId: 'po_1' };
@@ -41,6 +44,41 @@ describe('ledger accounts and record types', () => {
       'payout',
       'payout_fee',
       'pay_in',
+      'withdrawal',
+    ]);
+  });
+
+  it('reads the merchant and bucket back from a merchant ledger account, none from the platform', () => {
+    expect(merchantBucketOf(available)).toEqual({ accountId: 'acc_1', bucket: 'available' });
+    expect(merchantBucketOf(merchantLedgerAccount('acc:odd', 'held'))).toEqual({
+      accountId: 'acc:odd',
+      bucket: 'held',
+    });
+    for (const account of [...Object.values(platformAccounts), 'merchant:acc_1:other', 'x']) {
+      expect(merchantBucketOf(account), account).toBeUndefined();
+    }
+  });
+});
+
+describe('merchantPostingsOf: the ledger records of a journal', () => {
+  it('one signed record per merchant posting, in posting order, with its position', () => {
+    expect(merchantPostingsOf(payoutHoldJournal(head, money('USD', '25.75')))).toEqual([
+      { position: 0, accountId: 'acc_1', bucket: 'available', currency: 'USD', amount: '-25.75' },
+      { position: 1, accountId: 'acc_1', bucket: 'held', currency: 'USD', amount: '25.75' },
+    ]);
+    const [settle, fee] = payoutSettleJournals(head, money('USD', '25'), money('USD', '0.75'));
+    expect([settle, fee].flatMap((j) => (j === undefined ? [] : merchantPostingsOf(j)))).toEqual([
+      { position: 0, accountId: 'acc_1', bucket: 'held', currency: 'USD', amount: '-25.00' },
+      { position: 0, accountId: 'acc_1', bucket: 'held', currency: 'USD', amount: '-0.75' },
+    ]);
+    expect(merchantPostingsOf(payInJournal(head, money('USDT', '3')))).toEqual([
+      {
+        position: 0,
+        accountId: 'acc_1',
+        bucket: 'available',
+        currency: 'USDT',
+        amount: '3.000000',
+      },
     ]);
   });
 });
@@ -118,6 +156,20 @@ describe('journal builders', () => {
     ]);
   });
 
+  it('withdrawal: available goes down, back to platform funding', () => {
+    const j = withdrawalJournal({ accountId: 'acc_1', businessId: 'wd_1' }, money('USDT', '100'));
+    expect(j).toMatchObject({
+      journalId: 'wd_1:withdrawal',
+      recordType: 'withdrawal',
+      businessType: 'withdrawal',
+      amount: '100.000000',
+    });
+    expect(j.postings).toEqual([
+      { ledgerAccount: available, currency: 'USDT', amount: '-100.000000' },
+      { ledgerAccount: platformAccounts.funding, currency: 'USDT', amount: '100.000000' },
+    ]);
+  });
+
   it('every builder yields balanced journals', () => {
     const journals = [
       depositJournal(head, money('USD', '10.01')),
@@ -125,6 +177,7 @@ describe('journal builders', () => {
       payoutReleaseJournal(head, money('USD', '10.01')),
       ...payoutSettleJournals(head, money('USDC', '9.999999'), money('USDC', '0.000001')),
       payInJournal(head, money('USDT', '0.000001')),
+      withdrawalJournal(head, money('USD', '0.01')),
     ];
     for (const j of journals) expect(isBalanced(j), j.journalId).toBe(true);
   });

@@ -14,12 +14,18 @@ export const recordTypes = [
   'payout',
   'payout_fee',
   'pay_in',
+  'withdrawal',
 ] as const;
 export type RecordType = (typeof recordTypes)[number];
 
-export type MerchantBucket = 'available' | 'held';
+/** A merchant account's two buckets per currency: spendable, and held for payouts in execution. */
+export const merchantBuckets = ['available', 'held'] as const;
+export type MerchantBucket = (typeof merchantBuckets)[number];
 
-/** The platform's side of journals: where deposits come from and payouts and fees go to. */
+/**
+ * The platform's side of journals: where deposits come from (and withdrawals go back to), where
+ * payouts and fees go to.
+ */
 export const platformAccounts = {
   funding: 'platform:funding',
   payoutClearing: 'platform:payout_clearing',
@@ -29,6 +35,19 @@ export const platformAccounts = {
 
 export const merchantLedgerAccount = (accountId: string, bucket: MerchantBucket): string =>
   `merchant:${accountId}:${bucket}`;
+
+const merchantAccountPattern = /^merchant:(.+):(available|held)$/;
+
+/** The merchant account and bucket a ledger account is; `undefined` for the platform's own. */
+export const merchantBucketOf = (
+  ledgerAccount: string,
+): { readonly accountId: string; readonly bucket: MerchantBucket } | undefined => {
+  const match = merchantAccountPattern.exec(ledgerAccount);
+  const accountId = match?.[1];
+  const bucket = match?.[2];
+  if (accountId === undefined || (bucket !== 'available' && bucket !== 'held')) return undefined;
+  return { accountId, bucket };
+};
 
 export interface Posting {
   /** `merchant:<account_id>:available|held` or one of `platformAccounts`. */
@@ -47,7 +66,7 @@ export interface Journal {
   readonly currency: Currency;
   /** The merchant-visible amount of the movement (positive). */
   readonly amount: string;
-  readonly businessType: 'payout' | 'acquiring' | 'deposit';
+  readonly businessType: 'payout' | 'acquiring' | 'deposit' | 'withdrawal';
   readonly businessId: string;
   readonly postings: readonly Posting[];
 }
@@ -131,6 +150,43 @@ export const payInJournal = (head: JournalHead, amount: Money): Journal =>
   journal('pay_in', 'acquiring', head, amount, [
     posting(merchantLedgerAccount(head.accountId, 'available'), amount),
     posting(platformAccounts.payInClearing, negate(amount)),
+  ]);
+
+/**
+ * One posting of a journal to a merchant bucket: what a merchant's ledger record is. A journal
+ * has one per merchant bucket it moves (a hold two: available down, held up; a deposit one).
+ */
+export interface MerchantPosting {
+  /** The posting's index in `journal.postings`: its order within the journal. */
+  readonly position: number;
+  readonly accountId: string;
+  readonly bucket: MerchantBucket;
+  readonly currency: Currency;
+  /** Signed, at the currency's scale: into the bucket positive, out of it negative. */
+  readonly amount: string;
+}
+
+/** The journal's postings to merchant buckets, in posting order. */
+export const merchantPostingsOf = (
+  journal: Pick<Journal, 'postings'>,
+): readonly MerchantPosting[] =>
+  journal.postings.flatMap((p, position) => {
+    const owner = merchantBucketOf(p.ledgerAccount);
+    return owner === undefined
+      ? []
+      : [{ position, ...owner, currency: p.currency, amount: p.amount }];
+  });
+
+/**
+ * A treasury withdrawal completed: funds leave available for the merchant's own account
+ * outside. Nothing in the engine creates withdrawals; a host that records one (a `withdrawals`
+ * record, `completed`) posts this journal in the same unit of work, with the record's id as
+ * the business id, so the withdrawals list and the ledger agree.
+ */
+export const withdrawalJournal = (head: JournalHead, amount: Money): Journal =>
+  journal('withdrawal', 'withdrawal', head, amount, [
+    posting(merchantLedgerAccount(head.accountId, 'available'), negate(amount)),
+    posting(platformAccounts.funding, amount),
   ]);
 
 /** Whether every currency of a journal nets to zero. */

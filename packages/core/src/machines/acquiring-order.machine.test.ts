@@ -622,10 +622,28 @@ describe('views', () => {
       underpay_tolerance: '0.500000',
       checkout_url: 'https://pay.example.com/checkout/ord_1',
       notify_webhook_id: 'wh_1',
+      redirect_automatically: false,
       expire_time: EXPIRE,
       created_at: T0,
       updated_at: T0 + 10,
     });
+  });
+
+  it('carries redirect_automatically from the input, false when the input has none', () => {
+    const asked = start(acquiringOrderMachine, orderInput({ redirect_automatically: true }));
+    expect(asked.snapshot.context.redirect_automatically).toBe(true);
+    expect(acquiringOrderView(asked.snapshot, 'https://p.example/c')).toMatchObject({
+      redirect_automatically: true,
+    });
+    const { snapshot } = start(acquiringOrderMachine, orderInput());
+    expect(snapshot.context.redirect_automatically).toBe(false);
+    // A context persisted before the field existed: the view answers false, never undefined.
+    const { redirect_automatically: _, ...older } = snapshot.context;
+    const restored = acquiringOrderMachine.resolveState({
+      value: 'pending',
+      context: older,
+    } as never);
+    expect(acquiringOrderView(restored, 'https://p.example/c').redirect_automatically).toBe(false);
   });
 
   it('lists payment records with the decisions §4 fields only', () => {

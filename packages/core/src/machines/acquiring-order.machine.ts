@@ -72,6 +72,8 @@ export interface AcquiringOrderContext {
   readonly redirect_url?: string;
   readonly logo_url?: string;
   readonly remark?: string;
+  /** Once completed, the hosted page goes to redirect_url by itself (ADR 0021). */
+  readonly redirect_automatically: boolean;
   readonly payments: Readonly<Record<string, PaymentRecord>>;
   readonly anomaly_tag: AnomalyTag;
   /** The close reason; null while the order is not closed. */
@@ -93,8 +95,11 @@ export type AcquiringOrderInput = Omit<
   | 'revision'
   | 'created_at'
   | 'updated_at'
+  | 'redirect_automatically'
 > & {
   readonly selected_token?: SelectedPayToken | null;
+  /** Absent: false, as for an order created before the field existed. */
+  readonly redirect_automatically?: boolean;
   /** Creation time, Unix seconds. */
   readonly at: number;
 };
@@ -387,9 +392,11 @@ const memoStepOf = (
 const contextOf = ({
   at,
   selected_token,
+  redirect_automatically,
   ...order
 }: AcquiringOrderInput): AcquiringOrderContext => ({
   ...order,
+  redirect_automatically: redirect_automatically ?? false,
   order_amount: new Decimal(order.order_amount).toFixed(2),
   pay_amount: formatPayAmount(order.pay_amount),
   underpay_tolerance: formatPayAmount(order.underpay_tolerance),
@@ -559,6 +566,8 @@ export interface AcquiringOrderView {
   readonly underpay_tolerance: string;
   readonly checkout_url: string;
   readonly notify_webhook_id: string;
+  /** Beyond the interface (ADR 0021): the hosted page redirects by itself once completed. */
+  readonly redirect_automatically: boolean;
   readonly expire_time: number;
   readonly created_at: number;
   readonly updated_at: number;
@@ -588,6 +597,8 @@ export const acquiringOrderView = (
     underpay_tolerance: c.underpay_tolerance,
     checkout_url: checkoutUrlOf(checkoutBaseUrl, c.order_id),
     notify_webhook_id: c.notify_webhook_id,
+    // A context persisted before the field existed has none: false.
+    redirect_automatically: c.redirect_automatically === true,
     expire_time: c.expire_time,
     created_at: c.created_at,
     updated_at: c.updated_at,

@@ -4,7 +4,7 @@
  * all. Types only (plus the `StoreFailure` value stores throw); stores live in their own
  * packages and are graded by @payrail/store-testkit.
  */
-import type { Balance, Journal, RecordType } from '../ledger/ledger.js';
+import type { Balance, Journal, MerchantBucket, RecordType } from '../ledger/ledger.js';
 import type { Currency } from '../money/money.js';
 import type { CollectionName, CollectionSpecs, RecordOf, ScalarKeys } from './collections.js';
 import type { RecordMeta } from './records.js';
@@ -59,13 +59,26 @@ export interface Collection<R extends RecordMeta> {
 
 export type Collections = { readonly [N in CollectionName]: Collection<RecordOf<N>> };
 
-/** One ledger record as the merchant's ledger endpoint shows it. */
+/**
+ * One ledger record as the merchant's ledger endpoint shows it: one posting of a journal to one
+ * of the account's buckets (`merchantPostingsOf`). A journal that moves money between the buckets
+ * (a hold, a release) is two records with one `journal_id`; (`journal_id`, `bucket`) names a
+ * record.
+ */
 export interface LedgerEntry {
   readonly journal_id: string;
   readonly record_type: RecordType;
   readonly account_id: string;
+  readonly bucket: MerchantBucket;
   readonly currency: Currency;
+  /** Signed, at the currency's scale: into the bucket positive, out of it negative. */
   readonly amount: string;
+  /**
+   * The bucket's balance in this currency right after this record, at the currency's scale:
+   * the sum of the amounts of the bucket's records up to this one in the ledger's order
+   * (`created_at`, then posting order), whatever the query filtered or paged.
+   */
+  readonly balance_after: string;
   readonly business_type: string;
   readonly business_id: string;
   readonly created_at: number;
@@ -92,11 +105,15 @@ export interface LedgerPort {
   /** One balance per currency the account has postings in, in currency code order. */
   balances(accountId: string): Promise<readonly Balance[]>;
   /**
-   * Journals of the account, by `created_at` then by posting order, both in `sort`'s direction
-   * (default `desc`), so `asc` replays the ledger as it was written: a payout's hold comes before
-   * its settlement even within one second, whatever their ids. Posting order is a sequence each
-   * store assigns when it posts a journal; it only ever grows, may have gaps (a unit of work that
-   * aborted), and is not part of `LedgerEntry`.
+   * The account's ledger records, by `created_at` then by posting order, both in `sort`'s
+   * direction (default `desc`), so `asc` replays the ledger as it was written: a payout's hold
+   * comes before its settlement even within one second, whatever their ids, and a journal's
+   * records follow the order of its postings. Posting order is a sequence each store assigns as
+   * it posts, in the order journals are applied to each bucket (two units of work posting to one
+   * bucket at once are numbered in the order the bucket took them); it only ever grows, may have
+   * gaps (a unit of work that aborted), and is not part of `LedgerEntry`. `total` counts
+   * records. Replaying all of an account's records in `asc` order from zero reproduces each
+   * record's `balance_after` and ends at `balances`.
    */
   entries(query: LedgerQuery): Promise<Page<LedgerEntry>>;
 }

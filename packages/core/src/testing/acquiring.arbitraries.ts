@@ -76,6 +76,7 @@ const independentOrderFieldsArb = fc.record({
   logo_url: optional(httpsUrlArb),
   remark: optional(remarkArb),
   checkout_type: optional(fc.constant('hosted')),
+  redirect_automatically: optional(fc.boolean()),
   unknown_key: optional(fc.constant('ignored')),
 });
 

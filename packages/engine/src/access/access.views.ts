@@ -15,6 +15,7 @@ import {
   type FundingRecord,
   formatAmount,
   type LedgerEntry,
+  type MerchantBucket,
   type MerchantRecord,
   type PayTokenId,
   type RecordType,
@@ -217,16 +218,22 @@ export const zeroBalance = (currency: Currency): Balance => ({
 });
 
 /**
- * One ledger record. `transaction_id` is the platform's id of the movement (the journal id);
- * `business_id` the platform id of the object that moved money (payout_id, a
- * deposit's record_id, a pay-in's payment_id); `reference` the merchant's own number of a
- * payout (its reference), `null` for other records.
+ * One ledger record: one posting of a movement to one of the account's buckets (ADR 0020,
+ * docs/ledger.md). `transaction_id` is the platform's id of the movement (the journal id): a
+ * hold or a release is two records with one transaction_id, one per bucket; `business_id` the
+ * platform id of the object that moved money (payout_id, a deposit's record_id, a pay-in's
+ * payment_id); `reference` the merchant's own number of a payout (its reference), `null` for
+ * other records. `amount` is signed (into the bucket positive, out of it negative) and
+ * `balance_after` is the bucket's balance in the currency right after the record, so an
+ * ascending replay from zero ends at the balances.
  */
 export interface LedgerEntryView {
   readonly transaction_id: string;
   readonly record_type: RecordType;
   readonly currency: Currency;
+  readonly bucket: MerchantBucket;
   readonly amount: string;
+  readonly balance_after: string;
   readonly business_type: string;
   readonly business_id: string;
   readonly reference: string | null;
@@ -237,7 +244,9 @@ export const ledgerEntryView = (entry: LedgerEntry, reference: string | null): L
   transaction_id: entry.journal_id,
   record_type: entry.record_type,
   currency: entry.currency,
+  bucket: entry.bucket,
   amount: entry.amount,
+  balance_after: entry.balance_after,
   business_type: entry.business_type,
   business_id: entry.business_id,
   reference,

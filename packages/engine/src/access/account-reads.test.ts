@@ -292,27 +292,47 @@ describe('accounts.ledger', () => {
     });
   });
 
-  it('lists records newest first with the transaction id and the business ids', async () => {
+  it('lists records newest first: one per bucket moved, signed, with the balance after', async () => {
     const page = rightOf(await h.access.accounts.ledger(m.caller, {}));
-    expect(page).toMatchObject({ total: 4, limit: 20, offset: 0 });
+    expect(page).toMatchObject({ total: 5, limit: 20, offset: 0 });
     expect(page.items).toEqual([
       {
         transaction_id: 'po_0001:payout_fee',
         record_type: 'payout_fee',
         currency: 'USD',
-        amount: '1.00',
+        bucket: 'held',
+        amount: '-1.00',
+        balance_after: '0.00',
         business_type: 'payout',
         business_id: 'po_0001',
         reference: 'INV-42',
         created_at: testNow + 61,
       },
-      expect.objectContaining({ transaction_id: 'po_0001:payout', amount: '10.00' }),
-      expect.objectContaining({ transaction_id: 'po_0001:payout_hold', amount: '11.00' }),
+      expect.objectContaining({
+        transaction_id: 'po_0001:payout',
+        bucket: 'held',
+        amount: '-10.00',
+        balance_after: '1.00',
+      }),
+      expect.objectContaining({
+        transaction_id: 'po_0001:payout_hold',
+        bucket: 'held',
+        amount: '11.00',
+        balance_after: '11.00',
+      }),
+      expect.objectContaining({
+        transaction_id: 'po_0001:payout_hold',
+        bucket: 'available',
+        amount: '-11.00',
+        balance_after: '89.00',
+      }),
       {
         transaction_id: 'dep_0001:deposit',
         record_type: 'deposit',
         currency: 'USD',
+        bucket: 'available',
         amount: '100.00',
+        balance_after: '100.00',
         business_type: 'deposit',
         business_id: 'dep_0001',
         reference: null,
@@ -323,23 +343,33 @@ describe('accounts.ledger', () => {
 
   it('sorts ascending for replays, filters by record_type, currency and time, and pages', async () => {
     const asc = rightOf(await h.access.accounts.ledger(m.caller, { sort_order: 'asc' }));
-    expect(asc.items.map((e) => e.record_type)).toEqual([
-      'deposit',
-      'payout_hold',
-      'payout',
-      'payout_fee',
+    expect(asc.items.map((e) => [e.record_type, e.bucket])).toEqual([
+      ['deposit', 'available'],
+      ['payout_hold', 'available'],
+      ['payout_hold', 'held'],
+      ['payout', 'held'],
+      ['payout_fee', 'held'],
     ]);
     const fees = rightOf(await h.access.accounts.ledger(m.caller, { record_type: 'payout_fee' }));
-    expect(fees.items.map((e) => e.transaction_id)).toEqual(['po_0001:payout_fee']);
+    expect(fees.items.map((e) => [e.transaction_id, e.balance_after])).toEqual([
+      ['po_0001:payout_fee', '0.00'],
+    ]);
     expect(rightOf(await h.access.accounts.ledger(m.caller, { currency: 'USDT' })).total).toBe(0);
     const early = rightOf(
       await h.access.accounts.ledger(m.caller, { end_at: String(testNow + 60) }),
     );
-    expect(early.items.map((e) => e.record_type)).toEqual(['payout_hold', 'deposit']);
+    expect(early.items.map((e) => e.record_type)).toEqual([
+      'payout_hold',
+      'payout_hold',
+      'deposit',
+    ]);
     const paged = rightOf(
-      await h.access.accounts.ledger(m.caller, { sort_order: 'asc', limit: '2', offset: '2' }),
+      await h.access.accounts.ledger(m.caller, { sort_order: 'asc', limit: '2', offset: '3' }),
     );
-    expect(paged.items.map((e) => e.record_type)).toEqual(['payout', 'payout_fee']);
+    expect(paged.items.map((e) => [e.record_type, e.balance_after])).toEqual([
+      ['payout', '1.00'],
+      ['payout_fee', '0.00'],
+    ]);
   });
 
   it('needs payment.ledger.read and answers bad parameters', async () => {

@@ -101,6 +101,7 @@ describe('order create', () => {
         underpay_tolerance: '0.100000',
         checkout_url: 'https://pay.example.com/checkout/ord_1',
         notify_webhook_id: 'wh_a',
+        redirect_automatically: false,
         expire_time: t0 + 1800,
         created_at: t0,
         updated_at: t0,
@@ -622,6 +623,67 @@ describe('visibility', () => {
 });
 
 describe('hosted checkout', () => {
+  it('carries redirect_automatically to the merchant view and the page data', async () => {
+    const created = await createOrder({ redirect_url: '/thanks', redirect_automatically: true });
+    expect(orderOf(created).redirect_automatically).toBe(true);
+    expect(orderOf(dataOf(await uc.acquiring.get(me, 'ord_1'))).redirect_automatically).toBe(true);
+    expect(dataOf(await uc.checkout.order('ord_1')).order).toMatchObject({
+      redirect_url: '/thanks',
+      redirect_automatically: true,
+    });
+    expect(
+      refusalOf(
+        await uc.acquiring.create(me, {
+          ...orderBody,
+          out_trade_no: 'ORD-2',
+          redirect_automatically: 'true',
+        }),
+      ),
+    ).toEqual(refusal(400, 51, 'Validation Failed'));
+  });
+
+  it('restores an order stored before redirect_automatically (snapshot version 1) as false', async () => {
+    await createOrder({ redirect_url: '/thanks' });
+    const rewind = await bed.deps.store.transaction(async (tx) => {
+      const record = await tx.acquiringOrders.get('ord_1');
+      if (record === undefined) throw new Error('no order');
+      const stored = record.snapshot as {
+        snapshot: { value: string; context: Record<string, unknown> };
+      };
+      const { redirect_automatically: _, ...context } = stored.snapshot.context;
+      return tx.acquiringOrders.update({
+        ...record,
+        snapshot: { version: 1, snapshot: { ...stored.snapshot, context } },
+      });
+    });
+    expect(rewind.snapshot).not.toHaveProperty('snapshot.context.redirect_automatically');
+    expect(orderOf(dataOf(await uc.acquiring.get(me, 'ord_1'))).redirect_automatically).toBe(false);
+    expect(dataOf(await uc.checkout.order('ord_1')).order).toMatchObject({
+      redirect_automatically: false,
+    });
+    // The next change writes it back in today's format.
+    dataOf(await uc.checkout.selectToken('ord_1', { network: 'ETH', currency: 'USDC' }));
+    const saved = await bed.oracle.record('acquiringOrders', 'ord_1');
+    expect(saved).toMatchObject({
+      snapshot: { version: 2, snapshot: { context: { redirect_automatically: false } } },
+    });
+  });
+
+  it('refuses an order snapshot of a version it does not know', async () => {
+    await createOrder();
+    await bed.deps.store.transaction(async (tx) => {
+      const record = await tx.acquiringOrders.get('ord_1');
+      if (record === undefined) throw new Error('no order');
+      await tx.acquiringOrders.update({
+        ...record,
+        snapshot: { ...(record.snapshot as object), version: 99 },
+      });
+    });
+    await expect(uc.checkout.order('ord_1')).rejects.toThrow(
+      'unsupported order snapshot version: 99',
+    );
+  });
+
   it('shows the public page data and takes the payer’s token choice', async () => {
     await createOrder({ logo_url: 'https://shop.example.com/logo.png', remark: 'internal' });
     const page = dataOf(await uc.checkout.order('ord_1'));
@@ -635,12 +697,14 @@ describe('hosted checkout', () => {
         pay_amount: '25.000000',
         paid_amount_total: '0.000000',
         remaining_amount: '25.000000',
+        overpaid_amount: '0.000000',
         expire_time: t0 + 1800,
         pay_tokens: [
           { token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT' },
           { token_id: 'ETH_USDC', network: 'ETH', currency: 'USDC' },
         ],
         selected_token: null,
+        redirect_automatically: false,
         logo_url: 'https://shop.example.com/logo.png',
       },
     });

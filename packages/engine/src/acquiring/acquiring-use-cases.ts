@@ -162,6 +162,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
         checkout_type: request.checkout_type,
         mode: request.mode,
         selected_token: selected,
+        redirect_automatically: request.redirect_automatically,
         ...(request.redirect_url === undefined ? {} : { redirect_url: request.redirect_url }),
         ...(request.logo_url === undefined ? {} : { logo_url: request.logo_url }),
         ...(request.remark === undefined ? {} : { remark: request.remark }),

@@ -84,16 +84,20 @@ export interface CheckoutOrderView {
   readonly pay_amount: string;
   readonly paid_amount_total: string;
   readonly remaining_amount: string;
+  /** Above zero once more than pay_amount was confirmed: the page tells the payer. */
+  readonly overpaid_amount: string;
   readonly expire_time: number;
   readonly pay_tokens: readonly CheckoutPayToken[];
   readonly selected_token: PaymentAddressView | null;
   readonly redirect_url?: string;
+  /** Once completed, the page goes to redirect_url by itself (ADR 0021). */
+  readonly redirect_automatically: boolean;
   readonly logo_url?: string;
 }
 
 export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutOrderView => {
   const c = snapshot.context;
-  const { paid_amount_total, remaining_amount } = orderAmountsOf(c);
+  const { paid_amount_total, remaining_amount, overpaid_amount } = orderAmountsOf(c);
   return {
     order_id: c.order_id,
     out_trade_no: c.out_trade_no,
@@ -103,6 +107,7 @@ export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutO
     pay_amount: c.pay_amount,
     paid_amount_total,
     remaining_amount,
+    overpaid_amount,
     expire_time: c.expire_time,
     pay_tokens: c.allowed_pay_currencies.map((id) => ({
       token_id: id,
@@ -111,6 +116,7 @@ export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutO
     })),
     selected_token: paymentAddressOf(snapshot) ?? null,
     ...(c.redirect_url === undefined ? {} : { redirect_url: c.redirect_url }),
+    redirect_automatically: c.redirect_automatically,
     ...(c.logo_url === undefined ? {} : { logo_url: c.logo_url }),
   };
 };

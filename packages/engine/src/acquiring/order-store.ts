@@ -10,16 +10,36 @@ import {
   type StoreTransaction,
 } from '@payrail/core';
 
-/** Version of the stored snapshot format; bump when the order context changes shape. */
-export const orderSnapshotVersion = 1;
+/**
+ * Version of the stored snapshot format; bump when the order context changes shape, and teach
+ * `upgradeContext` the step from the one before. 2: `redirect_automatically` (ADR 0021).
+ */
+export const orderSnapshotVersion = 2;
+
+type OrderContext = AcquiringOrderSnapshot['context'];
 
 interface PersistedOrder {
-  readonly version: typeof orderSnapshotVersion;
+  readonly version: number;
   readonly snapshot: {
     readonly value: AcquiringOrderSnapshot['value'];
-    readonly context: AcquiringOrderSnapshot['context'];
+    readonly context: OrderContext;
   };
 }
+
+/** Version 1 knew no `redirect_automatically`: those orders never redirect by themselves. */
+const contextUpgrades: Readonly<Record<number, (context: OrderContext) => OrderContext>> = {
+  1: (context) => ({ ...context, redirect_automatically: false }),
+};
+
+/** A stored context in today's shape, or a refusal for a version this code does not know. */
+const upgradeContext = (version: number, context: OrderContext): OrderContext => {
+  if (version === orderSnapshotVersion) return context;
+  const upgrade = contextUpgrades[version];
+  if (upgrade === undefined) {
+    throw new TypeError(`unsupported order snapshot version: ${String(version)}`);
+  }
+  return upgradeContext(version + 1, upgrade(context));
+};
 
 const persistOrder = (snapshot: AcquiringOrderSnapshot): PersistedOrder => ({
   version: orderSnapshotVersion,
@@ -28,15 +48,15 @@ const persistOrder = (snapshot: AcquiringOrderSnapshot): PersistedOrder => ({
   ) as unknown as PersistedOrder['snapshot'],
 });
 
-/** The snapshot of a stored order, ready for `decide`; refuses an unknown format version. */
+/**
+ * The snapshot of a stored order, ready for `decide`: an older format is upgraded on the way in
+ * (and written in today's format by the next save); an unknown version is refused.
+ */
 export const restoreOrder = (record: AcquiringOrderRecord): AcquiringOrderSnapshot => {
   const persisted = record.snapshot as PersistedOrder;
-  if (persisted.version !== orderSnapshotVersion) {
-    throw new TypeError(`unsupported order snapshot version: ${String(persisted.version)}`);
-  }
   return acquiringOrderMachine.resolveState({
     value: persisted.snapshot.value,
-    context: persisted.snapshot.context,
+    context: upgradeContext(persisted.version, persisted.snapshot.context),
   });
 };
 

@@ -74,10 +74,11 @@ describe('engine.executions.report', () => {
     expect(settled).toEqual({
       balance: { currency: 'USD', available: '898.50', held: '0.00' },
       ledger: [
-        ['deposit', '1000.00', 'dep_test_1'],
-        ['payout_hold', '101.50', 'po_1'],
-        ['payout', '100.00', 'po_1'],
-        ['payout_fee', '1.50', 'po_1'],
+        ['deposit', 'available', '1000.00', '1000.00', 'dep_test_1'],
+        ['payout_hold', 'available', '-101.50', '898.50', 'po_1'],
+        ['payout_hold', 'held', '101.50', '101.50', 'po_1'],
+        ['payout', 'held', '-100.00', '1.50', 'po_1'],
+        ['payout_fee', 'held', '-1.50', '0.00', 'po_1'],
       ],
       outbox: [
         'payout.review.approved',
@@ -109,7 +110,11 @@ describe('engine.executions.report', () => {
       first,
     );
     expect((await h.balance(merchantA, 'USD'))?.held).toBe('101.50');
-    expect((await h.ledger(merchantA)).map(([type]) => type)).toEqual(['deposit', 'payout_hold']);
+    expect((await h.ledger(merchantA)).map(([type]) => type)).toEqual([
+      'deposit',
+      'payout_hold',
+      'payout_hold',
+    ]);
   });
 
   it('settles two deliveries of one completion sent at once, once', async () => {
@@ -121,6 +126,7 @@ describe('engine.executions.report', () => {
     expect(answers.map((a) => payoutOf(a).status)).toEqual(['completed', 'completed']);
     expect((await h.ledger(merchantA)).map(([type]) => type)).toEqual([
       'deposit',
+      'payout_hold',
       'payout_hold',
       'payout',
       'payout_fee',
@@ -157,6 +163,8 @@ describe('engine.executions.report', () => {
     expect((await h.ledger(merchantA)).map(([type]) => type)).toEqual([
       'deposit',
       'payout_hold',
+      'payout_hold',
+      'payout_release',
       'payout_release',
     ]);
   });

@@ -75,10 +75,11 @@ describe('payout lifecycle, end to end on the memory store', () => {
       held: '0.00',
     });
     expect(await h.ledger(merchantA)).toEqual([
-      ['deposit', '1000.00', 'dep_test_1'],
-      ['payout_hold', '101.50', 'po_1'],
-      ['payout', '100.00', 'po_1'],
-      ['payout_fee', '1.50', 'po_1'],
+      ['deposit', 'available', '1000.00', '1000.00', 'dep_test_1'],
+      ['payout_hold', 'available', '-101.50', '898.50', 'po_1'],
+      ['payout_hold', 'held', '101.50', '101.50', 'po_1'],
+      ['payout', 'held', '-100.00', '1.50', 'po_1'],
+      ['payout_fee', 'held', '-1.50', '0.00', 'po_1'],
     ]);
 
     const outbox = await h.outboxOf('po_1');
@@ -137,6 +138,8 @@ describe('payout lifecycle, end to end on the memory store', () => {
     expect((await h.ledger(merchantA)).map(([type]) => type)).toEqual([
       'deposit',
       'payout_hold',
+      'payout_hold',
+      'payout_release',
       'payout_release',
     ]);
     const last = (await h.outboxOf('po_1')).at(-1);

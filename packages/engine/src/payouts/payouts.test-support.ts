@@ -157,7 +157,7 @@ export const payoutHarness = async (options: HarnessOptions = {}) => {
             limit: 100,
             offset: 0,
           })
-        ).items.map((e) => [e.record_type, e.amount, e.business_id]),
+        ).items.map((e) => [e.record_type, e.bucket, e.amount, e.balance_after, e.business_id]),
       ),
     /** The outbox rows of one business object, in enqueue order. */
     outboxOf: async (businessId: string): Promise<readonly OutboxMessage[]> =>

@@ -214,6 +214,12 @@ export const namedSchemas = {
         checkout_type: { ...enumSchema(checkoutTypes), default: 'hosted' },
         network: enumSchema(Object.keys(chainNetworks)),
         currency: enumSchema(cryptoCurrencies),
+        redirect_automatically: {
+          type: 'boolean',
+          default: false,
+          description:
+            'once completed, the hosted page goes to redirect_url by itself after a few seconds; a JSON boolean only (null: false)',
+        },
       },
       [
         'out_trade_no',

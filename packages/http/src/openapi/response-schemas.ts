@@ -5,8 +5,10 @@
  */
 import {
   executionStatuses,
+  merchantBuckets,
   orderStatusFilterValues,
   payoutStatusFilterValues,
+  recordTypes,
   reviewStatuses,
 } from '@payrail/core';
 import type { ResponseDoc } from '../routes/route.js';
@@ -61,11 +63,54 @@ export const orderSchema = open(
     underpay_tolerance: decimalSchema(),
     checkout_url: stringSchema(),
     notify_webhook_id: stringSchema(),
+    redirect_automatically: {
+      type: 'boolean',
+      description: 'the hosted page goes to redirect_url by itself once the order completes',
+    },
     expire_time: unixSecondsSchema,
     created_at: unixSecondsSchema,
     updated_at: unixSecondsSchema,
   },
   ['order_id', 'out_trade_no', 'status', 'pay_amount', 'checkout_url', 'expire_time'],
+);
+
+/** `data.order` of the checkout calls: what the payer's page may know, no merchant secret. */
+export const checkoutOrderSchema = open(
+  {
+    order_id: stringSchema(),
+    out_trade_no: stringSchema(),
+    status: enumSchema(orderStatusFilterValues),
+    order_currency: stringSchema(),
+    order_amount: decimalSchema(),
+    pay_amount: decimalSchema(),
+    paid_amount_total: decimalSchema(),
+    remaining_amount: decimalSchema(),
+    overpaid_amount: decimalSchema(),
+    expire_time: unixSecondsSchema,
+    pay_tokens: arraySchema(
+      objectSchema(
+        { token_id: stringSchema(), network: stringSchema(), currency: stringSchema() },
+        ['token_id', 'network', 'currency'],
+      ),
+    ),
+    selected_token: {
+      type: ['object', 'null'],
+      properties: {
+        token_id: stringSchema(),
+        network: stringSchema(),
+        currency: stringSchema(),
+        address: stringSchema(),
+      },
+      description: "null until the payer chose a token; then the token and the payer's address",
+    },
+    redirect_url: stringSchema(),
+    redirect_automatically: {
+      type: 'boolean',
+      description: 'once completed, the page goes to redirect_url by itself',
+    },
+    logo_url: stringSchema(),
+  },
+  ['order_id', 'status', 'pay_amount', 'expire_time', 'pay_tokens', 'selected_token'],
 );
 
 export const paymentSchema = open({
@@ -107,6 +152,39 @@ export const webhookSchema = open(
     secret: stringSchema('whsec_...; shown on create and rotate'),
   },
   ['webhook_id', 'url', 'events', 'status'],
+);
+
+/**
+ * A ledger record (ADR 0020, docs/ledger.md): one posting of a movement to one of the account's
+ * buckets, signed, with the bucket's balance right after it.
+ */
+export const ledgerRecordSchema = open(
+  {
+    transaction_id: stringSchema(
+      'the movement (journal) id; a hold or a release is two records with this id, one per bucket',
+    ),
+    record_type: enumSchema(recordTypes),
+    currency: stringSchema(),
+    bucket: enumSchema(merchantBuckets),
+    amount: decimalSchema('signed decimal string: into the bucket positive, out of it negative'),
+    balance_after: decimalSchema("the bucket's balance in the currency right after this record"),
+    business_type: enumSchema(['deposit', 'payout', 'acquiring']),
+    business_id: stringSchema(),
+    reference: { type: ['string', 'null'] },
+    created_at: unixSecondsSchema,
+  },
+  [
+    'transaction_id',
+    'record_type',
+    'currency',
+    'bucket',
+    'amount',
+    'balance_after',
+    'business_type',
+    'business_id',
+    'reference',
+    'created_at',
+  ],
 );
 
 const anything = (description: string): JsonSchema => ({

@@ -3,7 +3,7 @@
  * is served by the checkout package.
  */
 import { PayTokenSelectionRequest } from '@payrail/core';
-import { someData } from '../openapi/response-schemas.js';
+import { checkoutOrderSchema, objectUnder } from '../openapi/response-schemas.js';
 import type { OpenRoute } from './route.js';
 
 export const checkoutRoutes: readonly OpenRoute[] = [
@@ -15,7 +15,7 @@ export const checkoutRoutes: readonly OpenRoute[] = [
     summary: "What the checkout page shows of an order: amounts, tokens, the payer's address",
     tag: 'checkout',
     errors: ['order_not_found'],
-    response: someData('the order as the payer sees it'),
+    response: objectUnder('order', checkoutOrderSchema),
     run: (engine, r) => engine.checkout.order(r.param('order_id')),
   },
   {
@@ -32,7 +32,7 @@ export const checkoutRoutes: readonly OpenRoute[] = [
       'network_currency_not_allowed',
       'order_already_final',
     ],
-    response: someData('the selection and its payment address'),
+    response: objectUnder('order', checkoutOrderSchema),
     run: (engine, r) => engine.checkout.selectToken(r.param('order_id'), r.body),
   },
 ];

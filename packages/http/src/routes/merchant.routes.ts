@@ -33,6 +33,7 @@ import {
 } from '@payrail/core';
 import {
   batchSchema,
+  ledgerRecordSchema,
   listOf,
   listOfSome,
   objectUnder,
@@ -116,7 +117,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.ledger.read'],
     query: LedgerListQuery,
-    response: listOfSome('ledger records'),
+    response: listOf(ledgerRecordSchema, 'ledger records'),
     run: (engine, caller, r) => engine.accounts.ledger(caller, r.query),
   },
 

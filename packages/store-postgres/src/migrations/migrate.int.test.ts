@@ -65,12 +65,21 @@ describe.skipIf(server.skip)('migrations on the PostgreSQL server', () => {
           (journal_id, record_type, account_id, currency, amount, business_type, business_id, created_at)
           VALUES ('dep_1:deposit', 'deposit', 'acc_1', 'USD', 1.00, 'deposit', 'dep_1', 100)`,
       );
+      await executor().query(
+        `INSERT INTO "${name}".ledger_postings (journal_id, position, ledger_account, currency, amount)
+          VALUES ('dep_1:deposit', 0, 'merchant:acc_1:available', 'USD', 1.00),
+                 ('dep_1:deposit', 1, 'platform:funding', 'USD', -1.00)`,
+      );
       const results = await Promise.all([migrate(executor(), name), migrate(executor(), name)]);
       expect([...results].sort((a, b) => b.length - a.length)).toEqual([later, []]);
       const { rows } = await executor().query<{ seq: string | null }>(
         `SELECT seq FROM "${name}".ledger_journals`,
       );
       expect(rows.map((row) => row.seq === null)).toEqual([false]);
+      const records = await executor().query<{ balance_after: string }>(
+        `SELECT balance_after FROM "${name}".ledger_entries`,
+      );
+      expect(records.rows).toEqual([{ balance_after: '1.00' }]);
     }
   });
 

@@ -56,7 +56,7 @@ describe('migrate', () => {
 
   it('0002 numbers the journals of a 0001 schema, and journals posted after them list after them', async () => {
     expect(await migrate(executor, 'upgrade', [init])).toEqual(['0001-init']);
-    // Two journals of the same second written by the first release, straight into its table.
+    // Two journals of the same second written by the first release, straight into its tables.
     for (const id of ['b_dep', 'a_dep']) {
       await executor.query(
         `INSERT INTO upgrade.ledger_journals
@@ -64,7 +64,17 @@ describe('migrate', () => {
           VALUES ($1, 'deposit', 'acc_1', 'USD', 1.00, 'deposit', $2, 100)`,
         [`${id}:deposit`, id],
       );
+      await executor.query(
+        `INSERT INTO upgrade.ledger_postings (journal_id, position, ledger_account, currency, amount)
+          VALUES ($1, 0, 'merchant:acc_1:available', 'USD', 1.00),
+                 ($1, 1, 'platform:funding', 'USD', -1.00)`,
+        [`${id}:deposit`],
+      );
     }
+    await executor.query(
+      `INSERT INTO upgrade.ledger_balances (ledger_account, currency, amount)
+        VALUES ('merchant:acc_1:available', 'USD', 2.00)`,
+    );
     // Opening a store on the schema applies what it lacks, the way a new release starts.
     const store = await createPGliteStore({ pglite, schema: 'upgrade' });
     try {
@@ -88,6 +98,7 @@ describe('migrate', () => {
       // The earlier release's journals come first in some order (it kept none); the new one last.
       expect(ids.slice(0, 2).sort()).toEqual(['a_dep:deposit', 'b_dep:deposit']);
       expect(ids[2]).toBe('0_dep:deposit');
+      expect(page.items.map((entry) => entry.balance_after)).toEqual(['1.00', '2.00', '3.00']);
     } finally {
       await store.close();
     }

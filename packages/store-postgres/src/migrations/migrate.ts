@@ -8,9 +8,15 @@ import { quoteIdent } from '../table-layout.js';
 import { init } from './0001-init.js';
 import { ledgerPostingOrder } from './0002-ledger-posting-order.js';
 import { deliveryBusinessObject } from './0003-delivery-business-object.js';
+import { ledgerRecords } from './0004-ledger-records.js';
 import type { Migration } from './migration.js';
 
-export const migrations: readonly Migration[] = [init, ledgerPostingOrder, deliveryBusinessObject];
+export const migrations: readonly Migration[] = [
+  init,
+  ledgerPostingOrder,
+  deliveryBusinessObject,
+  ledgerRecords,
+];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
 export const migrationLockClass = 0x70617972;

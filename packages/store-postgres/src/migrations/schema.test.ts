@@ -120,18 +120,26 @@ describe('the migrated schema', () => {
   );
 
   it('ledger amounts are NUMERIC and no column anywhere is a float', () => {
-    for (const table of ['ledger_journals', 'ledger_postings', 'ledger_balances']) {
+    for (const table of [
+      'ledger_journals',
+      'ledger_postings',
+      'ledger_balances',
+      'ledger_entries',
+    ]) {
       expect(typeOf(table, 'amount')).toBe('numeric');
     }
+    expect(typeOf('ledger_entries', 'balance_after')).toBe('numeric');
     const floats = columns.filter((c) => /real|double|float/i.test(c.data_type));
     expect(floats).toEqual([]);
   });
 
   it('the ledger, outbox, timers and idempotency keys are indexed for their queries', () => {
     const leading = (table: string) => indexesOf(table).map((i) => i.columns.join(','));
-    expect(leading('ledger_journals')).toEqual(
+    // The ledger list reads the records; a journal is only ever found by its id.
+    expect(leading('ledger_journals')).toEqual(['journal_id']);
+    expect(leading('ledger_entries')).toEqual(
       expect.arrayContaining([
-        'journal_id',
+        'journal_id,"position"',
         'account_id,created_at,seq',
         'account_id,currency,created_at,seq',
         'account_id,record_type,created_at,seq',
