@@ -26,12 +26,12 @@ export type {
   WebhookWithSecretView,
 } from './access/access.views.js';
 export type {
-  BatchView,
   CheckoutOrderView,
   CheckoutPayToken,
   OrderAnswer,
   PaymentAddressView,
 } from './acquiring/acquiring-views.js';
+export type { BatchView } from './batches/batch-views.js';
 export type {
   AvailablePayoutMethodView,
   BeneficiaryAccountView,

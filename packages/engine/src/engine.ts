@@ -6,6 +6,7 @@
 import { accessUseCases } from './access/access-use-cases.js';
 import { acquiringUseCases } from './acquiring/acquiring-use-cases.js';
 import { requireDepositAddressesForProviders } from './acquiring/deposit-addresses.js';
+import { batchUseCases } from './batches/batch-use-cases.js';
 import type { Engine } from './engine-api.js';
 import type { EngineDeps } from './engine-deps.js';
 import { inspectingStore } from './inspection.js';
@@ -33,7 +34,7 @@ export const createEngine = (given: EngineDeps): Engine => {
     beneficiaries: payouts.beneficiaries,
     beneficiaryAccounts: payouts.beneficiaryAccounts,
     acquiring: acquiring.acquiring,
-    batches: acquiring.batches,
+    batches: batchUseCases(deps),
     checkout: acquiring.checkout,
     admin: {
       ...access.admin,

@@ -1,7 +1,7 @@
 /**
  * Acquiring (interface "Acquiring", decisions §4 and §8): pay-in orders for merchants, the hosted
- * checkout page's calls, the sandbox provider's payments, the expiry timer, and (decisions §6) the
- * crypto mass payout batches. Each use case is one unit of work; time is read once per use case.
+ * checkout page's calls, the sandbox provider's payments and the expiry timer. Each use case is one
+ * unit of work; time is read once per use case.
  *
  * Reads are authoritative (interface: "Query endpoints give the authoritative state"): an order
  * read past its expire_time whose timer has not fired yet is expired in the read's own unit of
@@ -39,7 +39,6 @@ import { noteStart } from '../inspection.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { checkoutOrderViewOf, orderAnswerOf, orderViewOf } from './acquiring-views.js';
-import { batchUseCases } from './batch-use-cases.js';
 import { unitOfWorkWithRetry } from './conflict-retry.js';
 import {
   depositAddressProviderOf,
@@ -53,7 +52,6 @@ import { sandboxPaymentEvent } from './sandbox-payments.js';
 
 export interface AcquiringUseCases {
   readonly acquiring: Engine['acquiring'];
-  readonly batches: Engine['batches'];
   readonly checkout: Engine['checkout'];
   readonly admin: Pick<Engine['admin'], 'sandboxPayment'>;
   readonly timerHandlers: { readonly 'order.expiry': TimerHandler };
@@ -321,7 +319,6 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
 
   return {
     acquiring: { create, get, list, payments, close },
-    batches: batchUseCases(deps),
     checkout: { order: checkoutView, selectToken },
     admin: { sandboxPayment },
     timerHandlers: { 'order.expiry': expiryTimer },

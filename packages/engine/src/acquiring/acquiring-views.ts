@@ -1,18 +1,15 @@
 /**
  * What acquiring answers show: the merchant's `data.order` (the core's view, with no checkout_url
  * for a direct-mode order, which has no hosted page), the payment address an order hands out,
- * the public page data of the hosted checkout (no merchant secrets, no notify webhook, no note),
- * and a crypto payout batch's `data.batch`.
+ * and the public page data of the hosted checkout (no merchant secrets, no notify webhook, no
+ * note).
  */
 import {
   type AcquiringOrderSnapshot,
   type AcquiringOrderView,
   acquiringOrderView,
   type ChainNetwork,
-  type CryptoBatchSnapshot,
-  type CryptoBatchView,
   type CryptoCurrency,
-  cryptoBatchView,
   type OrderStatus,
   orderAmountsOf,
   type PayTokenId,
@@ -120,16 +117,3 @@ export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutO
     ...(c.logo_url === undefined ? {} : { logo_url: c.logo_url }),
   };
 };
-
-/** `data.batch`: the core's view, plus the notify_url when the batch was created with one. */
-export interface BatchView extends CryptoBatchView {
-  readonly notify_url?: string;
-}
-
-export const batchViewOf = (batch: {
-  readonly snapshot: CryptoBatchSnapshot;
-  readonly notifyUrl: string | null;
-}): BatchView => ({
-  ...cryptoBatchView(batch.snapshot),
-  ...(batch.notifyUrl === null ? {} : { notify_url: batch.notifyUrl }),
-});

@@ -1,7 +1,5 @@
 import type { PayoutRecord, PayoutRouteRecord } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { BatchView } from '../engine-answers.js';
-import type { Caller, Engine } from '../engine-api.js';
 import {
   caller,
   cryptoRoute,
@@ -13,9 +11,11 @@ import {
   type TestBed,
   t0,
   testBed,
-} from './acquiring.test-support.js';
-import { acquiringUseCases } from './acquiring-use-cases.js';
-import { depositAddressOf } from './deposit-addresses.js';
+} from '../acquiring/acquiring.test-support.js';
+import { depositAddressOf } from '../acquiring/deposit-addresses.js';
+import type { BatchView } from '../engine-answers.js';
+import type { Caller, Engine } from '../engine-api.js';
+import { batchUseCases } from './batch-use-cases.js';
 
 const evmAddress = depositAddressOf('recipient-1', 'ETH');
 const tronAddress = depositAddressOf('recipient-2', 'TRON');
@@ -42,7 +42,7 @@ const approver = caller({ key_id: 'key_a2' });
 beforeEach(async () => {
   bed = testBed();
   await seed(bed);
-  batches = acquiringUseCases(bed.deps).batches;
+  batches = batchUseCases(bed.deps);
 });
 
 const batchOf = (data: { readonly batch: BatchView }) => data.batch;

@@ -4,7 +4,6 @@
  * the account must hold a wallet in the batch's currency (`wallet not found`).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../engine-api.js';
 import {
   accountRecord,
   caller,
@@ -15,9 +14,10 @@ import {
   type TestBed,
   t0,
   testBed,
-} from './acquiring.test-support.js';
-import { acquiringUseCases } from './acquiring-use-cases.js';
-import { depositAddressOf } from './deposit-addresses.js';
+} from '../acquiring/acquiring.test-support.js';
+import { depositAddressOf } from '../acquiring/deposit-addresses.js';
+import type { Engine } from '../engine-api.js';
+import { batchUseCases } from './batch-use-cases.js';
 
 let bed: TestBed;
 let batches: Engine['batches'];
@@ -27,7 +27,7 @@ const approver = caller({ key_id: 'key_a2' });
 beforeEach(async () => {
   bed = testBed();
   await seed(bed);
-  batches = acquiringUseCases(bed.deps).batches;
+  batches = batchUseCases(bed.deps);
 });
 
 describe('an empty draft batch', () => {

@@ -36,12 +36,13 @@ import {
   start,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
+import { unitOfWorkWithRetry } from '../acquiring/conflict-retry.js';
+import { merchantAccount } from '../acquiring/merchant-account.js';
 import type { Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteDecision, noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
-import { batchViewOf } from './acquiring-views.js';
 import {
   batchItemRouter,
   batchRoute,
@@ -50,8 +51,7 @@ import {
   takenReferences,
 } from './batch-payouts.js';
 import { type LoadedBatch, loadBatch, newBatchRecord, saveBatch } from './batch-store.js';
-import { unitOfWorkWithRetry } from './conflict-retry.js';
-import { merchantAccount } from './merchant-account.js';
+import { batchViewOf } from './batch-views.js';
 
 const noteBatchDecision = (
   tx: StoreTransaction,
