@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     setupFiles: ['test/fast-check.setup.ts'],
+    // 1000 runs of a property take seconds on a 2-core machine; the default 5 s is a stopwatch.
+    testTimeout: 60_000,
     // `pnpm bench` only: `vitest run` never collects these.
     benchmark: { include: ['src/**/*.bench.ts'] },
     coverage: {

@@ -1,0 +1,101 @@
+// The package boundaries of docs/architecture.md, checked on the import graph (ADR 0022).
+// Workspace imports (`@payrail/core`) resolve through the `@payrail/source` export condition to
+// the package's TypeScript sources, so every rule speaks of paths under packages/.
+
+/** Tests and benchmarks may reach further than the code they test (docs/architecture.md). */
+const testFiles = '\\.(test|test-support|bench|bench-support)\\.ts$';
+
+/**
+ * A package of ours, by its sources or, when the importer does not depend on it and the name
+ * cannot resolve, by its name. `names` is a regular expression alternative such as `core|engine`.
+ */
+const payrail = (names) => [`^packages/(${names})/`, `^@payrail/(${names})($|/)`];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-no-payrail-package',
+      comment:
+        'The core is the pure centre everything else points at; importing any other package of ours would turn a dependency outward.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: testFiles },
+      to: { path: payrail('[^/]+'), pathNot: payrail('core') },
+    },
+    {
+      name: 'core-imports-no-node-builtin',
+      comment:
+        'The core decides and the adapters act: it runs on any JavaScript runtime, so no fs, path, http, crypto or other node: module.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: testFiles },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'engine-imports-only-core',
+      comment:
+        'The engine runs use cases over the ports the core declares; an adapter of its own would bypass the ports.',
+      severity: 'error',
+      from: { path: '^packages/engine/src/', pathNot: testFiles },
+      to: { path: payrail('[^/]+'), pathNot: payrail('core|engine') },
+    },
+    {
+      name: 'adapter-imports-only-core-and-engine',
+      comment:
+        'Adapters never import each other at run time, so each can be replaced or left out; their tests may, through dev dependencies.',
+      severity: 'error',
+      from: {
+        path: '^packages/(store-memory|store-postgres|store-testkit|http|webhooks|sandbox|checkout)/src/',
+        pathNot: testFiles,
+      },
+      to: { path: payrail('[^/]+'), pathNot: payrail('$1|core|engine') },
+    },
+    {
+      name: 'only-server-imports-server',
+      comment:
+        'The server is the one place that knows every package and wires them; nothing may depend on the wiring.',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/server/' },
+      to: { path: payrail('server') },
+    },
+    {
+      name: 'no-circular-in-package',
+      comment:
+        'A cycle of run-time imports makes the result depend on which module loads first (an export read before it is set); type-only hops are erased by tsc and cannot.',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/src/' },
+      to: {
+        circular: true,
+        path: '^packages/$1/src/',
+        viaOnly: { dependencyTypesNot: ['type-only'] },
+      },
+    },
+    {
+      name: 'no-relative-import-across-packages',
+      comment:
+        'Another package is reached by its name and its exports map (`@payrail/core`), never by a relative path into its src/, which would skip its face and its build.',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { dependencyTypes: ['local'], path: '^packages/', pathNot: '^packages/$1/' },
+    },
+    {
+      name: 'payrail-imports-resolve',
+      comment:
+        'The rules above match resolved paths; an import of ours that does not resolve would slip past them unseen.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, path: '^@payrail/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|coverage)/' },
+    // Type-only imports cross boundaries as surely as value imports do.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      conditionNames: ['@payrail/source', 'import', 'types', 'node', 'default'],
+      exportsFields: ['exports'],
+      extensions: ['.ts', '.mts', '.js', '.mjs', '.d.ts', '.json'],
+    },
+  },
+};
