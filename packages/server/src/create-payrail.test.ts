@@ -135,8 +135,12 @@ describe('the typed facade', () => {
   });
 
   it('seeds the sandbox catalogue unless told not to', async () => {
-    const seeded = await merchantOf(await embed());
+    const payrail = await embed();
+    const seeded = await merchantOf(payrail);
     expect(orThrow(await seeded.payoutSetup.methods()).items.length).toBeGreaterThan(0);
+    // The sandbox's three global routes (USD, USDT, USDC), a page at a time.
+    const page = orThrow(await payrail.admin.listRoutes({ limit: 1 }));
+    expect(page).toMatchObject({ total: 3, limit: 1, offset: 0 });
 
     const bare = await merchantOf(await embed({ seedSandboxCatalogue: false }));
     const refused = await bare.payouts.create(walletaPayout);

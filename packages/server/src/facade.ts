@@ -262,7 +262,8 @@ export interface AdminFacade {
     code: string,
     input: Partial<PayoutNetworkDraft>,
   ): Answer<Admin['updatePayoutNetwork']>;
-  listRoutes(query?: QueryOf<{ account_id: string }>): Answer<Admin['listRoutes']>;
+  /** Every route, a page at a time. */
+  listRoutes(query?: QueryOf<{ limit: number; offset: number }>): Answer<Admin['listRoutes']>;
   createRoute(input: PayoutRouteDraft): Answer<Admin['createRoute']>;
   updateRoute(routeId: string, input: Partial<PayoutRouteDraft>): Answer<Admin['updateRoute']>;
   /** Sandbox only: test money. */
