@@ -36,6 +36,8 @@ export type * from './ports/acquiring-provider.js';
 export type * from './ports/clock.js';
 export * from './ports/collections.js';
 export type * from './ports/deposit-address-provider.js';
+export type * from './ports/outbound-url-guard.js';
+export type * from './ports/payout-executor.js';
 export type * from './ports/records.js';
 export * from './ports/store.js';
 export * from './webhooks/webhook-envelope.js';

@@ -9,7 +9,12 @@
  * objects are the views (`engine-answers.ts`): each entry below names what it answers, and the
  * compiler holds every implementation to it, so a host reads a typed answer, not a bag of keys.
  */
-import type { AcquiringOrderView, Environment, PaymentRecordView } from '@payrail/core';
+import type {
+  AcquiringOrderView,
+  Environment,
+  ExecutionReport,
+  PaymentRecordView,
+} from '@payrail/core';
 import type {
   AccountNotifySecretView,
   AccountView,
@@ -39,7 +44,6 @@ import type {
   WebhookView,
   WebhookWithSecretView,
 } from './engine-answers.js';
-import type { ExecutionReport } from './payouts/payout-executor.js';
 import type { Outcome } from './unit-of-work.js';
 
 /** Query parameters as they arrive (`URLSearchParams` flattened). */

@@ -9,11 +9,11 @@ import type {
   DepositAddressProvider,
   Environment,
   IdGenerator,
+  OutboundUrlGuardPort,
+  PayoutExecutor,
   Store,
 } from '@payrail/core';
 import type { EngineInspector } from './inspection.js';
-import type { OutboundUrlGuardPort } from './outbound-url-guard.port.js';
-import type { PayoutExecutor } from './payouts/payout-executor.js';
 
 export interface EngineSettings {
   /** The environment this process serves; a key of the other one is `api key not found`. */

@@ -1,3 +1,12 @@
+/** The executor port and its report, declared in the core (its ports), named here too for hosts. */
+export type {
+  ExecutionReport,
+  ExecutionReportStatus,
+  OutboundUrlGuardPort,
+  OutboundUrlKind,
+  PayoutExecutionRequest,
+  PayoutExecutor,
+} from '@payrail/core';
 export { minKeySecretBytes } from './access/api-key-token.js';
 export { deliveredEventIdOf, redeliveryEventId } from './access/webhook-management.js';
 export * from './access-control.js';
@@ -17,7 +26,5 @@ export type {
   InspectedMachine,
   InspectedSnapshot,
 } from './inspection.js';
-export type { OutboundUrlGuardPort, OutboundUrlKind } from './outbound-url-guard.port.js';
-export type * from './payouts/payout-executor.js';
 export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
 export * from './unit-of-work.js';

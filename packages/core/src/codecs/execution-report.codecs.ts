@@ -11,7 +11,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { isBlank, isJsonObject, presentValue } from './beneficiary.codecs.js';
 
-/** What a payout executor reports of a payout it received (`PayoutExecutor` in the engine). */
+/**
+ * What a payout executor (`PayoutExecutor`) reports about a payout it received, through
+ * `engine.executions.report`: the money is on its way (`processing`: amount + fee are held),
+ * arrived (`completed`: the hold is settled), or will not arrive (`failed`: the hold is released;
+ * `reason` becomes the payout's `execution_fail_reason`). `completed` or `failed` without
+ * `processing` first is fine: the payout passes through processing.
+ */
 export type ExecutionReport =
   | { readonly status: 'processing' }
   | { readonly status: 'completed' }

@@ -23,7 +23,7 @@ import {
 import { requirePermission } from '../access-control.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
+import { outboundUrlRefusal } from '../outbound-url-refusal.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import { deliveryView, webhookView } from './access.views.js';
 import { newSigningSecret } from './signing-secrets.js';

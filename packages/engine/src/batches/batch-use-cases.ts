@@ -41,7 +41,7 @@ import { merchantAccount } from '../acquiring/merchant-account.js';
 import type { Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteDecision, noteStart } from '../inspection.js';
-import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
+import { outboundUrlRefusal } from '../outbound-url-refusal.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import {
   batchItemRouter,

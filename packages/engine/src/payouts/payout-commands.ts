@@ -41,7 +41,7 @@ import { commitEffects } from '../commit-effects.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteDecision, noteStart } from '../inspection.js';
-import { outboundUrlRefusal } from '../outbound-url-guard.port.js';
+import { outboundUrlRefusal } from '../outbound-url-refusal.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import {
   type LinkedBeneficiary,

@@ -2,10 +2,11 @@
  * The executor door (`engine.executions.report`) in a live engine: an executor receives the
  * approved payout from the timer and reports what its bank said, as often as the bank says it.
  */
+
+import type { PayoutExecutionRequest } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
-import type { PayoutExecutionRequest } from './payout-executor.js';
 import {
   errorOf,
   merchantA,

@@ -1,5 +1,5 @@
+import type { PayoutExecutionRequest } from '@payrail/core';
 import { describe, expect, it, vi } from 'vitest';
-import type { PayoutExecutionRequest } from './payout-executor.js';
 import {
   dataOf,
   errorOf,

@@ -4,6 +4,8 @@
  * outcomes (the sandbox's `/admin/sandbox/payouts/{id}/execution`, or a real executor's report
  * through `engine.executions.report`) and the merchant's verification answers.
  */
+
+import type { ExecutionReportStatus, PayoutExecutionRequest } from '@payrail/core';
 import {
   decodeExecutionReport,
   decodePayoutReview,
@@ -25,7 +27,6 @@ import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { applyPayoutEvent } from './payout-commands.js';
-import type { ExecutionReportStatus, PayoutExecutionRequest } from './payout-executor.js';
 import { availableBalance, type LoadedPayout, loadPayout, retryingOnce } from './payout-store.js';
 import type { PayoutView } from './payout-views.js';
 

@@ -3,6 +3,8 @@
  * (A and B), the sandbox catalogue, and helpers to fund balances and read what a merchant would
  * notice: the answer's data or exact error, balances, ledger entries and outbox rows.
  */
+
+import type { PayoutExecutor } from '@payrail/core';
 import {
   type AccountRecord,
   type Currency,
@@ -19,7 +21,6 @@ import type { Caller } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import type { Outcome } from '../unit-of-work.js';
 import { timerWorker } from '../workers/timer-worker.js';
-import type { PayoutExecutor } from './payout-executor.js';
 import { payoutUseCases } from './payout-use-cases.js';
 import { seedSandboxCatalogue } from './sandbox-catalogue.js';
 

@@ -4,7 +4,7 @@
  * register a URL before its DNS is live); the check that counts is `guardedLookup` at delivery.
  */
 import { type PayrailError, payrailError } from '@payrail/core';
-import type { OutboundUrlGuardPort, OutboundUrlKind } from '@payrail/engine';
+import type { OutboundUrlGuardPort, OutboundUrlKind } from '@payrail/core';
 import { type GuardedLookupOptions, type HostVerdict, resolveAndCheck } from './guarded-lookup.js';
 import { checkOutboundUrl, type OutboundUrlVerdict } from './outbound-url.js';
 

@@ -1,18 +1,16 @@
 /**
- * The create-time SSRF check of outbound URLs (decisions §5): a port, because where a name
- * resolves is I/O and the guard lives in `@payrail/webhooks`. The server always passes one;
- * without it only the codecs' lexical rules apply. The same guard runs again on the address
- * actually connected to at delivery time.
+ * How a use case asks the create-time SSRF guard (`OutboundUrlGuardPort`, decisions §5) about a
+ * URL of a request body. The server always passes a guard; without one only the codecs' lexical
+ * rules apply.
  */
-import { isJsonObject, type PayrailError, payrailError, presentValue } from '@payrail/core';
-
-/** Which field a URL came from: it names the refusal. */
-export type OutboundUrlKind = 'notify_url' | 'webhook';
-
-export interface OutboundUrlGuardPort {
-  /** `invalid notify_url` / `invalid webhook url`, or `undefined` when the URL may be stored. */
-  check(url: string, kind: OutboundUrlKind): Promise<PayrailError | undefined>;
-}
+import {
+  isJsonObject,
+  type OutboundUrlGuardPort,
+  type OutboundUrlKind,
+  type PayrailError,
+  payrailError,
+  presentValue,
+} from '@payrail/core';
 
 const refusalOfKind = (kind: OutboundUrlKind): PayrailError =>
   kind === 'notify_url' ? payrailError('invalid_notify_url') : payrailError('invalid_webhook_url');

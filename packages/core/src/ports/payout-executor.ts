@@ -2,7 +2,8 @@
  * The payout executor port (decisions §2 "Execution"): whoever really moves the money (a bank, a
  * wallet provider) receives each approved payout through it. Types only; adapters implement it.
  */
-import type { Currency, FeeBearer } from '@payrail/core';
+import type { FeeBearer } from '../money/fees.js';
+import type { Currency } from '../money/money.js';
 
 /** Everything an executor needs to send one payout, without reading our store. */
 export interface PayoutExecutionRequest {
@@ -31,15 +32,6 @@ export interface PayoutExecutionRequest {
     readonly fields: Readonly<Record<string, string>>;
   };
 }
-
-/**
- * What an executor reports about a payout it received, through `engine.executions.report`:
- * the money is on its way (`processing`: amount + fee are held), arrived (`completed`: the hold
- * is settled), or will not arrive (`failed`: the hold is released; `reason` becomes the payout's
- * `execution_fail_reason`, at most 256 characters). `completed` or `failed` without `processing`
- * first is fine: the payout passes through processing.
- */
-export type { ExecutionReport, ExecutionReportStatus } from '@payrail/core';
 
 /**
  * Whoever really moves the money. In live mode it is the only way a payout completes:

@@ -1,6 +1,7 @@
+import type { OutboundUrlGuardPort } from '@payrail/core';
 import { payrailError } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
-import { type OutboundUrlGuardPort, outboundUrlRefusal } from './outbound-url-guard.port.js';
+import { outboundUrlRefusal } from './outbound-url-refusal.js';
 
 const refusing: OutboundUrlGuardPort = {
   check: async (url, kind) =>
