@@ -3,8 +3,12 @@
  * then where the name resolves now. A name that does not resolve yet is accepted (a merchant may
  * register a URL before its DNS is live); the check that counts is `guardedLookup` at delivery.
  */
-import { type PayrailError, payrailError } from '@payrail/core';
-import type { OutboundUrlGuardPort, OutboundUrlKind } from '@payrail/core';
+import {
+  type OutboundUrlGuardPort,
+  type OutboundUrlKind,
+  type PayrailError,
+  payrailError,
+} from '@payrail/core';
 import { type GuardedLookupOptions, type HostVerdict, resolveAndCheck } from './guarded-lookup.js';
 import { checkOutboundUrl, type OutboundUrlVerdict } from './outbound-url.js';
 
