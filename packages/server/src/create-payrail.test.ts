@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type PayoutExecutionRequest, permissions } from '@payrail/engine';
 import { sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createMemoryStore } from '@payrail/store-memory';
@@ -236,5 +238,35 @@ describe('start and stop', () => {
     await expect.poll(() => received).toEqual([payout.payout_id]);
     await payrail.stop();
     await payrail.stop();
+  });
+
+  it('delivers webhooks again after a stop and a second start', async () => {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += String(chunk);
+      });
+      request.on('end', () => {
+        received.push((JSON.parse(body) as { event_type: string }).event_type);
+        response.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      const payrail = await embed({ allowInsecureWebhooks: true, dispatchIntervalMs: 20 });
+      const acme = await merchantOf(payrail);
+      payrail.start();
+      await payrail.stop();
+      payrail.start();
+      const { payout } = orThrow(
+        await acme.payouts.create({ ...walletaPayout, notify_url: `http://127.0.0.1:${port}/n` }),
+      );
+      orThrow(await payrail.admin.reviewPayout(payout.payout_id, { action: 'approve' }));
+      await expect.poll(() => received).toContain('payout.review.approved');
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

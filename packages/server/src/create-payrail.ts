@@ -115,7 +115,7 @@ export interface Payrail {
   readonly app: ReturnType<typeof createApp>;
   /** The operator token `app`'s `/admin` routes take. */
   readonly adminToken: string;
-  /** Runs the timer loop and the webhook dispatcher in this process. Idempotent. */
+  /** Runs the timer loop and the webhook dispatcher in this process. Idempotent; may follow stop(). */
   start(): void;
   /** Stops both, letting a pass in progress finish (deliveries in flight get 5 s). */
   stop(): Promise<void>;
@@ -259,16 +259,20 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
   );
 
   const worker = `${hostname()}:${process.pid}`;
-  const webhooks = createDispatcher({
-    store,
-    clock,
-    ids,
-    callbacks: engine.callbacks,
-    allowInsecure: allowInsecureWebhooks,
-    worker,
-    log,
-  });
+  // A stopped dispatcher stays stopped, so each start() gets a fresh one.
+  const newDispatcher = (): Dispatcher =>
+    createDispatcher({
+      store,
+      clock,
+      ids,
+      callbacks: engine.callbacks,
+      allowInsecure: allowInsecureWebhooks,
+      worker,
+      log,
+    });
+  let webhooks = newDispatcher();
   dispatcher = webhooks;
+  let dispatcherStopped = false;
   let loop: TimerLoop | undefined;
   let stopping: Promise<void> | undefined;
 
@@ -289,12 +293,18 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
         intervalMs: options.timerIntervalMs ?? 1000,
         log,
       });
+      if (dispatcherStopped) {
+        webhooks = newDispatcher();
+        dispatcher = webhooks;
+        dispatcherStopped = false;
+      }
       webhooks.start({ intervalMs: options.dispatchIntervalMs ?? 500 });
     },
     stop: () => {
       const running = loop;
       if (running === undefined) return stopping ?? Promise.resolve();
       loop = undefined;
+      dispatcherStopped = true;
       stopping = Promise.all([running.stop(), webhooks.stop()]).then(() => undefined);
       return stopping;
     },
