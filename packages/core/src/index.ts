@@ -9,7 +9,7 @@ export * from './codecs/admin.codecs.js';
 export * from './codecs/beneficiary.codecs.js';
 export * from './codecs/beneficiary-account.codecs.js';
 export * from './codecs/crypto-batch.codecs.js';
-export * from './codecs/decode.js';
+export * from './codecs/codec-toolkit.js';
 export * from './codecs/execution-report.codecs.js';
 export * from './codecs/ip-ranges.js';
 export * from './codecs/list-query.codecs.js';

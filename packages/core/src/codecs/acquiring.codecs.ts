@@ -31,7 +31,7 @@ import {
   type JsonObject,
   presentValue,
 } from './beneficiary.codecs.js';
-import { decodeWith, requestBody } from './decode.js';
+import { decodeWith, requestBody } from './codec-toolkit.js';
 import { isAbsoluteHttpsUrl } from './webhook.codecs.js';
 
 // ---------------------------------------------------------------------------------------------

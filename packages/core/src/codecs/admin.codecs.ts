@@ -20,7 +20,7 @@ import {
   type JsonObject,
   presentValue,
 } from './beneficiary.codecs.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 import { isIpRange } from './ip-ranges.js';
 
 /**

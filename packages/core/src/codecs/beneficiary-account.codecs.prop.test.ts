@@ -7,7 +7,7 @@ import {
   validBeneficiaryAccount,
 } from '../testing/payout.arbitraries.js';
 import { BeneficiaryAccount, decodeBeneficiaryAccount } from './beneficiary-account.codecs.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 
 const decode = (input: unknown) =>
   decodeBeneficiaryAccount(input, { lookupNetwork: sandboxLookup });

@@ -14,7 +14,7 @@ import {
   walletaNetworkSchema,
   walletbNetworkSchema,
 } from './beneficiary-account.codecs.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 
 const lookupNetwork = networkLookupOf(sandboxNetworkSchemas);
 const decode = (input: unknown, lookup = lookupNetwork) =>

@@ -8,7 +8,7 @@ import {
   validBeneficiaryFields,
 } from '../testing/payout.arbitraries.js';
 import { Beneficiary, BeneficiaryFields, requireBeneficiaryFields } from './beneficiary.codecs.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 
 const decodeFields = decodeWith(BeneficiaryFields);
 const decodeBeneficiary = decodeWith(Beneficiary);

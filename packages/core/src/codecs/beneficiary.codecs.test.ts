@@ -11,7 +11,7 @@ import {
   requireBeneficiaryCreateFields,
   requireBeneficiaryFields,
 } from './beneficiary.codecs.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 
 const decodeBeneficiary = decodeWith(Beneficiary);
 const decodeFields = decodeWith(BeneficiaryFields);

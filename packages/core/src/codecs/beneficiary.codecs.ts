@@ -7,39 +7,31 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { codecOf, fail } from './decode.js';
+import {
+  codecOf,
+  codePointLength,
+  fail,
+  hasLengthBetween,
+  isBlank,
+  isJsonObject,
+  type JsonObject,
+  presentValue,
+} from './codec-toolkit.js';
 import { zipMatchesCountry } from './zip-formats.js';
 
 // ---------------------------------------------------------------------------------------------
 // Shared building blocks of the payout-side codecs
 
-/** A decoded JSON object: what a request body or a nested object must be. */
-export type JsonObject = Readonly<Record<string, unknown>>;
-
-/** Arrays are objects to JavaScript but never a request object. */
-export const isJsonObject = (u: unknown): u is JsonObject =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
-
-/**
- * The value under `key`, with JSON `null` read as absent: merchants' serialisers send both for
- * "not set", and treating them alike keeps one meaning for "missing" everywhere.
- */
-export const presentValue = (object: JsonObject, key: string): unknown => {
-  const value = Object.hasOwn(object, key) ? object[key] : undefined;
-  return value === null ? undefined : value;
-};
-
-/** Lengths count code points, so a name in any script is measured as a person would count it. */
-export const codePointLength = (value: string): number => Array.from(value).length;
-
-/** Whitespace only: never a value for a required or length-ruled field. */
-export const isBlank = (value: string): boolean => value.trim() === '';
-
-/** Length rules of the interface ("2-120" and the like): code points, and not blank. */
-export const hasLengthBetween = (value: string, min: number, max: number): boolean => {
-  const length = codePointLength(value);
-  return length >= min && length <= max && !isBlank(value);
-};
+// Transitional: the reading helpers now live in the codec toolkit; imports here move to it as
+// each codec is rebuilt on `request(...)`.
+export {
+  codePointLength,
+  hasLengthBetween,
+  isBlank,
+  isJsonObject,
+  type JsonObject,
+  presentValue,
+} from './codec-toolkit.js';
 
 const sameJson = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;

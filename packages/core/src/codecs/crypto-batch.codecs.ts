@@ -37,7 +37,7 @@ import {
 } from '../money/money.js';
 import type { PayoutMethodRecord } from '../ports/records.js';
 import { isEvmAddress, isTronAddress } from './addresses.js';
-import { codecOf, decodeWith, fail, requestBody } from './decode.js';
+import { codecOf, decodeWith, fail, requestBody } from './codec-toolkit.js';
 
 /** Items per batch, per request and in total (interface "Limits"). */
 export const maxBatchItems = 500;

@@ -6,7 +6,7 @@ import { recordTypes } from '../ledger/ledger.js';
 import { executionStatuses, reviewStatuses } from '../machines/payout.machine.js';
 import { currencies } from '../money/money.js';
 import { chainNetworks } from '../money/pay-tokens.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 import {
   AccountListQuery,
   AcquiringOrderListQuery,

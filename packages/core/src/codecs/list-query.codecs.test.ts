@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 import {
   AccountListQuery,
   AcquiringOrderListQuery,

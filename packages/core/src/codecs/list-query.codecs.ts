@@ -25,7 +25,7 @@ import { currencies } from '../money/money.js';
 import { type ChainNetwork, chainNetworks } from '../money/pay-tokens.js';
 import type { SortOrder } from '../ports/store.js';
 import { isJsonObject } from './beneficiary.codecs.js';
-import { codecOf, fail } from './decode.js';
+import { codecOf, fail } from './codec-toolkit.js';
 
 // ---------------------------------------------------------------------------------------------
 // Allowed values of the filters

@@ -17,7 +17,7 @@ import {
   validPayoutCreateById,
   validPayoutCreateInline,
 } from '../testing/payout.arbitraries.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 import { decodePayoutCreate, PayoutCreateRequest } from './payout.codecs.js';
 
 type Body = Record<string, unknown>;

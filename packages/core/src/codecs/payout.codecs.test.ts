@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { toEvmChecksumAddress } from './addresses.js';
 import { networkLookupOf, sandboxNetworkSchemas } from './beneficiary-account.codecs.js';
-import { decodeWith } from './decode.js';
+import { decodeWith } from './codec-toolkit.js';
 import {
   BeneficiaryAccountCreateRequest,
   BeneficiaryAccountPatchRequest,

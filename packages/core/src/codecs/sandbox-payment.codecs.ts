@@ -23,7 +23,7 @@ import {
   type JsonObject,
   presentValue,
 } from './beneficiary.codecs.js';
-import { decodeWith, requestBody } from './decode.js';
+import { decodeWith, requestBody } from './codec-toolkit.js';
 
 /** What the sandbox can say about a payment, as a chain provider would. */
 export const sandboxPaymentStatuses = ['processing', 'confirming', 'confirmed'] as const;

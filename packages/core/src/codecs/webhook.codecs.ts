@@ -13,10 +13,9 @@
  * Keys the request does not define are ignored; `null` is read as absent.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { codecFromCheck, isBlank, isJsonObject, presentValue } from './beneficiary.codecs.js';
-import { decodeWith, requestBody } from './decode.js';
+import { decodeWith, leaf, leafFrom, request, requiredField, withDefault } from './codec-toolkit.js';
 import { isNotifyUrl } from './payout.codecs.js';
 
 /** Patterns that qualify a webhook as an order's `notify_webhook_id` (the interface's list). */
@@ -63,67 +62,69 @@ export interface WebhookCodecOptions {
   readonly allowInsecureUrl?: boolean;
 }
 
-const isMissing = (u: unknown): boolean => u === undefined || (typeof u === 'string' && isBlank(u));
+const webhookUrl = (options: WebhookCodecOptions) =>
+  leaf<string>(
+    'WebhookUrl',
+    (u): u is string => isNotifyUrl(u, { allowHttp: options.allowInsecureUrl === true }),
+    () => payrailError('invalid_webhook_url'),
+    { type: 'string', format: 'uri', maxLength: 2048, description: 'an absolute https URL' },
+  );
 
-const checkUrlValue = (u: unknown, options: WebhookCodecOptions): E.Either<PayrailError, string> =>
-  isNotifyUrl(u, { allowHttp: options.allowInsecureUrl === true })
-    ? E.right(u)
-    : E.left(payrailError('invalid_webhook_url'));
+const isEventList = (u: unknown): u is readonly WebhookEventPattern[] =>
+  Array.isArray(u) &&
+  u.length > 0 &&
+  u.every(isWebhookEventPattern) &&
+  new Set(u).size === u.length;
 
 /** A non-empty list of known patterns, duplicates dropped (first occurrence kept). */
-const checkEventsValue = (u: unknown): E.Either<PayrailError, readonly WebhookEventPattern[]> => {
-  if (Array.isArray(u) && u.length === 0) {
-    return E.left(payrailError('field_required', { field: 'events' }));
-  }
-  if (!Array.isArray(u) || !u.every((event) => typeof event === 'string')) {
-    return E.left(payrailError('validation_failed'));
-  }
-  const unknown = u.find((event) => !isWebhookEventPattern(event));
-  if (unknown !== undefined) {
-    return E.left(payrailError('invalid_webhook_event', { event: unknown }));
-  }
-  return E.right([...new Set(u as WebhookEventPattern[])]);
-};
+const WebhookEvents = leafFrom<readonly WebhookEventPattern[]>(
+  'WebhookEvents',
+  isEventList,
+  (u) => {
+    if (Array.isArray(u) && u.length === 0) {
+      return E.left(payrailError('field_required', { field: 'events' }));
+    }
+    if (!Array.isArray(u) || !u.every((event) => typeof event === 'string')) {
+      return E.left(payrailError('validation_failed'));
+    }
+    const unknown = u.find((event) => !isWebhookEventPattern(event));
+    return unknown === undefined
+      ? E.right([...new Set(u as WebhookEventPattern[])])
+      : E.left(payrailError('invalid_webhook_event', { event: unknown }));
+  },
+  { type: 'array', minItems: 1, items: { type: 'string', enum: [...webhookEventPatterns] } },
+);
 
-const checkStatusValue = (u: unknown): E.Either<PayrailError, WebhookStatus> =>
-  isWebhookStatus(u) ? E.right(u) : E.left(payrailError('invalid_status'));
+const WebhookStatus = leaf<WebhookStatus>(
+  'WebhookStatus',
+  isWebhookStatus,
+  () => payrailError('invalid_status'),
+  { type: 'string', enum: [...webhookStatuses] },
+);
 
-export interface WebhookCreateRequest {
-  readonly url: string;
-  readonly events: readonly WebhookEventPattern[];
-  /** `active` unless sent. */
-  readonly status: WebhookStatus;
-}
+const webhookCreateRequest = (options: WebhookCodecOptions) =>
+  request('WebhookCreateRequest', {
+    format: t.type({
+      url: requiredField(webhookUrl(options), payrailError('field_required', { field: 'url' })),
+      events: requiredField(
+        WebhookEvents,
+        payrailError('field_required', { field: 'events' }),
+        (u) => u === undefined,
+      ),
+      /** `active` unless sent. */
+      status: withDefault(WebhookStatus, 'active'),
+    }),
+  });
 
-const checkWebhookCreate =
-  (options: WebhookCodecOptions) =>
-  (u: unknown): E.Either<PayrailError, WebhookCreateRequest> => {
-    if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
-    const url = presentValue(u, 'url');
-    const events = presentValue(u, 'events');
-    const status = presentValue(u, 'status');
-    return pipe(
-      E.Do,
-      E.bind('url', () =>
-        isMissing(url)
-          ? E.left(payrailError('field_required', { field: 'url' }))
-          : checkUrlValue(url, options),
-      ),
-      E.bind('events', () =>
-        events === undefined
-          ? E.left(payrailError('field_required', { field: 'events' }))
-          : checkEventsValue(events),
-      ),
-      E.bind('status', () =>
-        status === undefined ? E.right('active' as const) : checkStatusValue(status),
-      ),
-    );
-  };
+const webhookUpdateRequest = (options: WebhookCodecOptions) =>
+  request('WebhookUpdateRequest', {
+    format: t.partial({ url: webhookUrl(options), events: WebhookEvents, status: WebhookStatus }),
+  });
 
 /** `POST /payment/webhooks`: https url, a non-empty list of known event patterns, status. */
-export const WebhookCreateRequest = requestBody(
-  codecFromCheck<WebhookCreateRequest>('WebhookCreateRequest', checkWebhookCreate({})),
-);
+export const WebhookCreateRequest = webhookCreateRequest({});
+export type WebhookCreateRequest = t.TypeOf<typeof WebhookCreateRequest>;
+const InsecureWebhookCreateRequest = webhookCreateRequest({ allowInsecureUrl: true });
 
 /** Decodes a create body; the sandbox passes `allowInsecureUrl` to accept http urls. */
 export const decodeWebhookCreate = (
@@ -131,55 +132,21 @@ export const decodeWebhookCreate = (
   options: WebhookCodecOptions = {},
 ): E.Either<PayrailError, WebhookCreateRequest> =>
   decodeWith(
-    requestBody(
-      codecFromCheck<WebhookCreateRequest>('WebhookCreateRequest', checkWebhookCreate(options)),
-    ),
+    options.allowInsecureUrl === true ? InsecureWebhookCreateRequest : WebhookCreateRequest,
   )(input);
-
-export interface WebhookUpdateRequest {
-  readonly url?: string;
-  readonly events?: readonly WebhookEventPattern[];
-  readonly status?: WebhookStatus;
-}
-
-const checkWebhookUpdate =
-  (options: WebhookCodecOptions) =>
-  (u: unknown): E.Either<PayrailError, WebhookUpdateRequest> => {
-    if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
-    const url = presentValue(u, 'url');
-    const events = presentValue(u, 'events');
-    const status = presentValue(u, 'status');
-    return pipe(
-      E.Do,
-      E.bind('url', () => (url === undefined ? E.right(undefined) : checkUrlValue(url, options))),
-      E.bind('events', () =>
-        events === undefined ? E.right(undefined) : checkEventsValue(events),
-      ),
-      E.bind('status', () =>
-        status === undefined ? E.right(undefined) : checkStatusValue(status),
-      ),
-      E.map((patch) => ({
-        ...(patch.url === undefined ? {} : { url: patch.url }),
-        ...(patch.events === undefined ? {} : { events: patch.events }),
-        ...(patch.status === undefined ? {} : { status: patch.status }),
-      })),
-    );
-  };
 
 /**
  * `PATCH /payment/webhooks/{webhook_id}`: each sent field follows the create rules. A body that
  * sends none of them decodes to `{}`; whether anything changes is the engine's `no changes`.
  */
-export const WebhookUpdateRequest = requestBody(
-  codecFromCheck<WebhookUpdateRequest>('WebhookUpdateRequest', checkWebhookUpdate({})),
-);
+export const WebhookUpdateRequest = webhookUpdateRequest({});
+export type WebhookUpdateRequest = t.TypeOf<typeof WebhookUpdateRequest>;
+const InsecureWebhookUpdateRequest = webhookUpdateRequest({ allowInsecureUrl: true });
 
 export const decodeWebhookUpdate = (
   input: unknown,
   options: WebhookCodecOptions = {},
 ): E.Either<PayrailError, WebhookUpdateRequest> =>
   decodeWith(
-    requestBody(
-      codecFromCheck<WebhookUpdateRequest>('WebhookUpdateRequest', checkWebhookUpdate(options)),
-    ),
+    options.allowInsecureUrl === true ? InsecureWebhookUpdateRequest : WebhookUpdateRequest,
   )(input);

@@ -385,6 +385,7 @@ describe('payrailError', () => {
     expect(error).toEqual({
       _tag: 'PayrailError',
       key: 'payout_not_found',
+      params: {},
       message: 'payout not found',
       kind: 'not_found',
       httpStatus: 404,
@@ -393,6 +394,9 @@ describe('payrailError', () => {
     });
     expect(isPayrailError(error)).toBe(true);
     expect(isPayrailError(new Error('payout not found'))).toBe(false);
+    const templated = payrailError('invalid_webhook_event', { event: 'payout.nope' });
+    expect(templated.params).toEqual({ event: 'payout.nope' });
+    expect(templated.message).toBe('invalid webhook event: payout.nope');
     expect(isPayrailError(null)).toBe(false);
   });
 

@@ -398,6 +398,8 @@ export type ErrorParams<K extends ErrorKey> = {
 export interface PayrailError<K extends ErrorKey = ErrorKey> {
   readonly _tag: 'PayrailError';
   readonly key: K;
+  /** The values of the message's placeholders, kept as data; `message` is derived from them. */
+  readonly params: ErrorParams<K>;
   readonly message: string;
   readonly kind: ErrorKind;
   readonly httpStatus: ErrorPolicy['httpStatus'];
@@ -423,6 +425,7 @@ export const payrailError = <K extends ErrorKey>(
   return {
     _tag: 'PayrailError',
     key,
+    params: (params ?? {}) as ErrorParams<K>,
     message,
     kind,
     httpStatus: policy.httpStatus,

@@ -8,7 +8,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { enqueueActions, type SnapshotFrom, setup } from 'xstate';
-import { decodeWith } from '../codecs/decode.js';
+import { decodeWith } from '../codecs/codec-toolkit.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { type Journal, payInJournal } from '../ledger/ledger.js';
 import { type CryptoCurrency, Decimal, type FiatCurrency, money } from '../money/money.js';

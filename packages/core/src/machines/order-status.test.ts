@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { decodeWith } from '../codecs/decode.js';
+import { decodeWith } from '../codecs/codec-toolkit.js';
 import {
   aggregateOrderStatus,
   joinObservations,

@@ -4,7 +4,7 @@
  * observations, merged by a join so duplicates and reordering change nothing.
  */
 import * as t from 'io-ts';
-import { codecOf, fail } from '../codecs/decode.js';
+import { codecOf, fail } from '../codecs/codec-toolkit.js';
 import { payrailError } from '../errors/error-catalogue.js';
 import { type CryptoCurrency, Decimal, isDecimalString } from '../money/money.js';
 import {

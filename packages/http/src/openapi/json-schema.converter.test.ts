@@ -2,6 +2,7 @@ import {
   AcquiringOrderCreateRequest,
   PayoutCreateRequest,
   WebhookCreateRequest,
+  webhookEventPatterns,
 } from '@payrail/core';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
@@ -99,10 +100,32 @@ describe('toJsonSchema (io-ts structure)', () => {
   });
 });
 
+describe('toJsonSchema (the core’s request codecs)', () => {
+  it('reads a request from its format stage and its leaves’ own schemas', () => {
+    expect(toJsonSchema(WebhookCreateRequest)).toEqual({
+      type: 'object',
+      properties: {
+        url: {
+          type: 'string',
+          format: 'uri',
+          maxLength: 2048,
+          description: 'an absolute https URL',
+        },
+        events: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', enum: [...webhookEventPatterns] },
+        },
+        status: { type: 'string', enum: ['active', 'inactive'], default: 'active' },
+      },
+      required: ['url', 'events'],
+    });
+  });
+});
+
 describe('toJsonSchema (the core’s opaque codecs)', () => {
   it('finds them in the named table', () => {
     expect(toJsonSchema(PayoutCreateRequest)).toBe(namedSchemas.PayoutCreateRequest);
-    expect(toJsonSchema(WebhookCreateRequest)).toBe(namedSchemas.WebhookCreateRequest);
     expect(toJsonSchema(AcquiringOrderCreateRequest)).toMatchObject({
       'x-payrail-codec': 'AcquiringOrderCreateRequest',
       required: expect.arrayContaining(['out_trade_no', 'expire_seconds']),

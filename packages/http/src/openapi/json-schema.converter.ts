@@ -25,6 +25,12 @@ interface Structural extends CodecLike {
   readonly value?: unknown;
   readonly keys?: Readonly<Record<string, unknown>>;
   readonly codomain?: CodecLike;
+  /** A core `LeafType`: the schema is written beside the rule. */
+  readonly schema?: JsonSchema;
+  /** A core `RequestType`: the stage whose structure is the request's. */
+  readonly format?: CodecLike;
+  /** A core `DefaultType`: what an absent field decodes to. */
+  readonly defaultValue?: unknown;
 }
 
 export type SchemaTable = Readonly<Record<string, JsonSchema>>;
@@ -52,7 +58,7 @@ const mergeObjects = (schemas: readonly JsonSchema[]): JsonSchema => {
 const literalValue = (codec: Structural): unknown =>
   codec._tag === 'LiteralType' ? codec.value : undefined;
 
-const member = (codec: Structural, field: 'type' | 'codomain'): CodecLike => {
+const member = (codec: Structural, field: 'type' | 'codomain' | 'format'): CodecLike => {
   const inner = codec[field];
   if (inner === undefined) throw new Error(`codec ${codec.name} (${codec._tag}) has no ${field}`);
   return inner;
@@ -84,13 +90,25 @@ export const toJsonSchema = (codec: CodecLike, named: SchemaTable = namedSchemas
       const properties = Object.fromEntries(
         Object.entries(props).map(([key, inner]) => [key, convert(inner)]),
       );
-      const required = c._tag === 'InterfaceType' ? Object.keys(props) : [];
+      // A field with a default may be left out, so it is not required of the sender.
+      const required =
+        c._tag === 'InterfaceType'
+          ? Object.keys(props).filter((key) => props[key]?._tag !== 'DefaultType')
+          : [];
       return {
         type: 'object',
         properties,
         ...(required.length === 0 ? {} : { required }),
       };
     }
+    case 'LeafType':
+      if (c.schema === undefined) throw new Error(`leaf ${codec.name} has no schema`);
+      return c.schema;
+    case 'RequestType':
+      return convert(member(c, 'format'));
+    case 'DefaultType':
+      return { ...convert(member(c, 'type')), default: c.defaultValue };
+    case 'RequiredType':
     case 'ExactType':
     case 'ReadonlyType':
       return convert(member(c, 'type'));

@@ -34,8 +34,6 @@ import {
   reviewActions,
   sandboxExecutionOutcomes,
   sandboxPaymentStatuses,
-  webhookEventPatterns,
-  webhookStatuses,
 } from '@payrail/core';
 import {
   arraySchema,
@@ -136,12 +134,6 @@ const cryptoItem = objectSchema(
   ['order_no', 'amount', 'beneficiary_account'],
 );
 const cryptoItems = arraySchema(cryptoItem, { minItems: 1, maxItems: maxBatchItems });
-
-const webhookFields = {
-  url: httpsUrl,
-  events: arraySchema(enumSchema(webhookEventPatterns), { minItems: 1 }),
-  status: enumSchema(webhookStatuses),
-};
 
 export const namedSchemas = {
   BeneficiaryFields: handWritten('BeneficiaryFields', beneficiaryFields),
@@ -260,14 +252,6 @@ export const namedSchemas = {
     'CryptoBatchItemsRequest',
     objectSchema({ items: cryptoItems }, ['items']),
   ),
-  WebhookCreateRequest: handWritten(
-    'WebhookCreateRequest',
-    objectSchema({ ...webhookFields, status: { ...webhookFields.status, default: 'active' } }, [
-      'url',
-      'events',
-    ]),
-  ),
-  WebhookUpdateRequest: handWritten('WebhookUpdateRequest', objectSchema(webhookFields)),
 
   // decisions §8 (admin API), core codecs
   MerchantCreateRequest: handWritten(

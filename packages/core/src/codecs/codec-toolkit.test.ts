@@ -9,7 +9,7 @@ import {
   firstPayrailError,
   payrailErrorOf,
   requestBody,
-} from './decode.js';
+} from './codec-toolkit.js';
 
 /** A required string field that speaks the catalogue: `<field> required` when absent or empty. */
 const requiredString = (field: string) =>

@@ -1,0 +1,300 @@
+/**
+ * The one toolkit every codec of payrail is built with: how a JSON value is read (null as absent,
+ * lengths in code points), how an io-ts codec fails with the catalogue's error, and how a request
+ * is the pipe of its precedence stages.
+ *
+ * A request codec is `request(name, { required, format, rules })`:
+ *  1. `required`: a `t.type` of `present(error)` leaves, in the interface's table order; a field
+ *     absent, `null` or blank fails with its own catalogue error;
+ *  2. `format`: a `t.type`/`t.partial` (or their intersection) of the fields' codecs, in the
+ *     table's order; this stage's type is the request's type and its structure the document's;
+ *  3. `rules`: cross-field rules over the decoded value, in order.
+ * io-ts reports failures in the order of a `t.type`'s keys and a later stage runs only when the
+ * earlier one passed, so the first failure is the rule the interface puts first: `decodeWith`
+ * answers its catalogue error. Keys a request does not define are dropped; `null` is read as
+ * absent everywhere.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
+import { isPayrailError, type PayrailError, payrailError } from '../errors/error-catalogue.js';
+
+// ---------------------------------------------------------------------------------------------
+// Reading JSON
+
+/** A decoded JSON object: what a request body or a nested object must be. */
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** Arrays are objects to JavaScript but never a request object. */
+export const isJsonObject = (u: unknown): u is JsonObject =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * The value under `key`, with JSON `null` read as absent: merchants' serialisers send both for
+ * "not set", and treating them alike keeps one meaning for "missing" everywhere.
+ */
+export const presentValue = (object: JsonObject, key: string): unknown => {
+  const value = Object.hasOwn(object, key) ? object[key] : undefined;
+  return value === null ? undefined : value;
+};
+
+/** Lengths count code points, so a name in any script is measured as a person would count it. */
+export const codePointLength = (value: string): number => Array.from(value).length;
+
+/** Whitespace only: never a value for a required or length-ruled field. */
+export const isBlank = (value: string): boolean => value.trim() === '';
+
+/** Absent, `null` or blank: what a required field must not be. */
+export const isMissing = (u: unknown): boolean =>
+  u === undefined || u === null || (typeof u === 'string' && isBlank(u));
+
+/** Length rules of the interface ("2-120" and the like): code points, and not blank. */
+export const hasLengthBetween = (value: string, min: number, max: number): boolean => {
+  const length = codePointLength(value);
+  return length >= min && length <= max && !isBlank(value);
+};
+
+/** The object without its `null` members (null is absent). */
+const withoutNulls = (object: JsonObject): JsonObject =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
+
+// ---------------------------------------------------------------------------------------------
+// Failing with the catalogue
+
+export type CatalogueValidationError = t.ValidationError & { readonly payrailError: PayrailError };
+
+/** An io-ts failure that carries the catalogue's error (its message is the error's). */
+export const fail = <A>(u: unknown, c: t.Context, error: PayrailError): t.Validation<A> =>
+  t.failures([
+    { value: u, context: c, message: error.message, payrailError: error } as t.ValidationError,
+  ]);
+
+export const payrailErrorOf = (error: t.ValidationError): PayrailError | undefined => {
+  const candidate = (error as Partial<CatalogueValidationError>).payrailError;
+  return isPayrailError(candidate) ? candidate : undefined;
+};
+
+/** The catalogue error of the first failure, or `Validation Failed`. */
+export const firstPayrailError = (errors: t.Errors): PayrailError => {
+  const first = errors[0];
+  return (first && payrailErrorOf(first)) ?? payrailError('validation_failed');
+};
+
+/** Decodes `u` with `codec`, answering the catalogue's error on failure. */
+export const decodeWith =
+  <A, O>(codec: t.Type<A, O, unknown>) =>
+  (u: unknown): E.Either<PayrailError, A> =>
+    pipe(codec.decode(u), E.mapLeft(firstPayrailError));
+
+/** A codec from a validation function, for rules io-ts's combinators cannot say. */
+export const codecOf = <A, O = A>(
+  name: string,
+  is: (u: unknown) => u is A,
+  validate: (u: unknown, c: t.Context) => t.Validation<A>,
+  encode: (a: A) => O = (a) => a as unknown as O,
+): t.Type<A, O, unknown> => new t.Type<A, O, unknown>(name, is, validate, encode);
+
+// ---------------------------------------------------------------------------------------------
+// Leaves: one field's rule and its documentation
+
+/** What the OpenAPI document says of a leaf (JSON Schema, plain data). */
+export type LeafSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * A field's codec: `decode` reads the value (possibly normalising it) or answers the catalogue's
+ * error; `schema` is what the document says of it. The HTTP adapter's JSON Schema converter reads
+ * `schema` of a `LeafType`, so a leaf documents itself where its rule is written.
+ */
+export class LeafType<A> extends t.Type<A, A, unknown> {
+  readonly _tag = 'LeafType' as const;
+  constructor(
+    name: string,
+    is: (u: unknown) => u is A,
+    validate: t.Validate<unknown, A>,
+    readonly schema: LeafSchema,
+  ) {
+    super(name, is, validate, t.identity);
+  }
+}
+
+/** A leaf that accepts what `is` accepts, as it is, and fails with `error(u)` otherwise. */
+export const leaf = <A>(
+  name: string,
+  is: (u: unknown) => u is A,
+  error: (u: unknown) => PayrailError,
+  schema: LeafSchema,
+): LeafType<A> =>
+  new LeafType<A>(name, is, (u, c) => (is(u) ? t.success(u) : fail(u, c, error(u))), schema);
+
+/** A leaf whose reading may normalise the value (dedupe a list, fill a default). */
+export const leafFrom = <A>(
+  name: string,
+  is: (u: unknown) => u is A,
+  read: (u: unknown) => E.Either<PayrailError, A>,
+  schema: LeafSchema,
+): LeafType<A> =>
+  new LeafType<A>(
+    name,
+    is,
+    (u, c) => {
+      const read_ = read(u);
+      return E.isRight(read_) ? t.success(read_.right) : fail(u, c, read_.left);
+    },
+    schema,
+  );
+
+/** Stage 1's leaf: fails with `error` when the value is absent, `null` or blank. */
+export const present = (error: PayrailError): t.Type<unknown, unknown, unknown> =>
+  codecOf<unknown>(
+    `present(${error.key})`,
+    (u): u is unknown => !isMissing(u),
+    (u, c) => (isMissing(u) ? fail(u, c, error) : t.success(u)),
+  );
+
+/** Stage 1's leaf for a field only absence makes missing (a blank value is the format's to judge). */
+export const defined = (error: PayrailError): t.Type<unknown, unknown, unknown> =>
+  codecOf<unknown>(
+    `defined(${error.key})`,
+    (u): u is unknown => u !== undefined && u !== null,
+    (u, c) => (u === undefined || u === null ? fail(u, c, error) : t.success(u)),
+  );
+
+/**
+ * A required field judged on its own, where the interface checks presence and format field by
+ * field (not all presences first): absent -> `missing`, then `codec`'s rule.
+ */
+export const requiredField = <A>(
+  codec: t.Type<A, A, unknown>,
+  missing: PayrailError,
+  isAbsent: (u: unknown) => boolean = isMissing,
+): t.Type<A, A, unknown> => new RequiredType(codec, missing, isAbsent);
+
+export class RequiredType<A> extends t.Type<A, A, unknown> {
+  readonly _tag = 'RequiredType' as const;
+  constructor(
+    readonly type: t.Type<A, A, unknown>,
+    readonly missing: PayrailError,
+    isAbsent: (u: unknown) => boolean,
+  ) {
+    super(
+      type.name,
+      type.is,
+      (u, c) => (isAbsent(u) ? fail(u, c, missing) : type.validate(u, c)),
+      t.identity,
+    );
+  }
+}
+
+/** An optional field with a default: absent decodes to `value`, anything else to `codec`'s. */
+export const withDefault = <A>(codec: t.Type<A, A, unknown>, value: A): t.Type<A, A, unknown> =>
+  new DefaultType(codec, value);
+
+export class DefaultType<A> extends t.Type<A, A, unknown> {
+  readonly _tag = 'DefaultType' as const;
+  constructor(
+    readonly type: t.Type<A, A, unknown>,
+    readonly defaultValue: A,
+  ) {
+    super(
+      type.name,
+      type.is,
+      (u, c) => (u === undefined ? t.success(defaultValue) : type.validate(u, c)),
+      t.identity,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests: the pipe of precedence stages
+
+/** A cross-field rule: when `holds` is false the request fails with `error`. */
+export interface Rule<A> {
+  readonly holds: (value: A) => boolean;
+  readonly error: (value: A) => PayrailError;
+}
+
+export const rule = <A>(holds: (value: A) => boolean, error: (value: A) => PayrailError): Rule<A> => ({
+  holds,
+  error,
+});
+
+/** The props a format stage declares (through `t.type`, `t.partial`, `t.exact`, intersections). */
+const declaredKeys = (codec: t.Mixed): readonly string[] => {
+  const c = codec as t.Mixed & {
+    readonly props?: t.Props;
+    readonly types?: readonly t.Mixed[];
+    readonly type?: t.Mixed;
+  };
+  if (c.props !== undefined) return Object.keys(c.props);
+  if (c.types !== undefined) return c.types.flatMap(declaredKeys);
+  if (c.type !== undefined) return declaredKeys(c.type);
+  return [];
+};
+
+export interface RequestStages<F extends t.Mixed> {
+  /** Stage 1: `present(...)` leaves of the required fields, in table order. */
+  readonly required?: t.Mixed;
+  /** Stage 2: every field's codec, in table order; its type is the request's. */
+  readonly format: F;
+  /** Stage 3: cross-field rules over the decoded request, in order. */
+  readonly rules?: readonly Rule<t.TypeOf<F>>[];
+}
+
+/**
+ * A request body: not a JSON object -> `notObject`; then the stages in order. The structure the
+ * document reads is `format`'s (`RequestType.format`).
+ */
+export class RequestType<F extends t.Mixed> extends t.Type<t.TypeOf<F>, t.TypeOf<F>, unknown> {
+  readonly _tag = 'RequestType' as const;
+  constructor(
+    name: string,
+    readonly stages: RequestStages<F>,
+    readonly notObject: PayrailError,
+  ) {
+    const keys = declaredKeys(stages.format);
+    const validate = (u: unknown, c: t.Context): t.Validation<t.TypeOf<F>> => {
+      if (!isJsonObject(u)) return fail(u, c, notObject);
+      const object = withoutNulls(u);
+      if (stages.required !== undefined) {
+        const required = stages.required.validate(object, c);
+        if (E.isLeft(required)) return required;
+      }
+      const decoded = stages.format.validate(object, c);
+      if (E.isLeft(decoded)) return decoded;
+      const value = Object.fromEntries(
+        keys.filter((key) => decoded.right[key] !== undefined).map((key) => [key, decoded.right[key]]),
+      ) as t.TypeOf<F>;
+      const broken = (stages.rules ?? []).find((r) => !r.holds(value));
+      return broken === undefined ? t.success(value) : fail(u, c, broken.error(value));
+    };
+    super(
+      name,
+      (u): u is t.TypeOf<F> => E.isRight(validate(u, [])),
+      validate,
+      t.identity,
+    );
+  }
+  get format(): F {
+    return this.stages.format;
+  }
+}
+
+/** `request(name, stages)`: a body that must be a JSON object (`request required` otherwise). */
+export const request = <F extends t.Mixed>(
+  name: string,
+  stages: RequestStages<F>,
+  notObject: PayrailError = payrailError('request_required'),
+): RequestType<F> => new RequestType(name, stages, notObject);
+
+/**
+ * A request body: `request required` unless it is a JSON object. HTTP adapters pass the parsed
+ * body, or `undefined` when it was empty or unparsable.
+ */
+export const requestBody = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A, O, unknown> =>
+  codecOf(
+    codec.name,
+    codec.is,
+    (u, c) =>
+      isJsonObject(u) ? codec.validate(u, c) : fail(u, c, payrailError('request_required')),
+    codec.encode,
+  );
