@@ -213,7 +213,10 @@ export interface Rule<A> {
   readonly error: (value: A) => PayrailError;
 }
 
-export const rule = <A>(holds: (value: A) => boolean, error: (value: A) => PayrailError): Rule<A> => ({
+export const rule = <A>(
+  holds: (value: A) => boolean,
+  error: (value: A) => PayrailError,
+): Rule<A> => ({
   holds,
   error,
 });
@@ -262,17 +265,14 @@ export class RequestType<F extends t.Mixed> extends t.Type<t.TypeOf<F>, t.TypeOf
       const decoded = stages.format.validate(object, c);
       if (E.isLeft(decoded)) return decoded;
       const value = Object.fromEntries(
-        keys.filter((key) => decoded.right[key] !== undefined).map((key) => [key, decoded.right[key]]),
+        keys
+          .filter((key) => decoded.right[key] !== undefined)
+          .map((key) => [key, decoded.right[key]]),
       ) as t.TypeOf<F>;
       const broken = (stages.rules ?? []).find((r) => !r.holds(value));
       return broken === undefined ? t.success(value) : fail(u, c, broken.error(value));
     };
-    super(
-      name,
-      (u): u is t.TypeOf<F> => E.isRight(validate(u, [])),
-      validate,
-      t.identity,
-    );
+    super(name, (u): u is t.TypeOf<F> => E.isRight(validate(u, [])), validate, t.identity);
   }
   get format(): F {
     return this.stages.format;

@@ -15,7 +15,14 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { decodeWith, leaf, leafFrom, request, requiredField, withDefault } from './codec-toolkit.js';
+import {
+  decodeWith,
+  leaf,
+  leafFrom,
+  request,
+  requiredField,
+  withDefault,
+} from './codec-toolkit.js';
 import { isNotifyUrl } from './payout.codecs.js';
 
 /** Patterns that qualify a webhook as an order's `notify_webhook_id` (the interface's list). */
