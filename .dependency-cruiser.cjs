@@ -11,6 +11,19 @@ const testFiles = '\\.(test|test-support|bench|bench-support)\\.ts$';
  */
 const payrail = (names) => [`^packages/(${names})/`, `^@payrail/(${names})($|/)`];
 
+/**
+ * An npm package by its resolved path (pnpm's `node_modules/.pnpm/<name>@<version>/node_modules/`
+ * included) or, when it cannot resolve, by its name. `names` is a regular expression alternative.
+ */
+const npm = (names) => [
+  `(^|/)node_modules/(${names})/`,
+  `(^|/)node_modules/\\.pnpm/[^/]+/node_modules/(${names})/`,
+  `^(${names})($|/)`,
+];
+
+/** What the core may import from npm (its `dependencies` and `peerDependencies`). */
+const coreDependencies = 'xstate|decimal\\.js|fp-ts|io-ts|@noble/hashes|fast-check';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -29,6 +42,42 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/core/src/', pathNot: testFiles },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-imports-only-its-dependencies',
+      comment:
+        'The core stays small and portable: a new npm package in it is a decision (ADR), made by adding it here and to its manifest; knip refuses a manifest entry nothing imports.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: testFiles },
+      to: {
+        dependencyTypes: [
+          'npm',
+          'npm-dev',
+          'npm-optional',
+          'npm-peer',
+          'npm-bundled',
+          'npm-no-pkg',
+          'npm-unknown',
+          'unknown',
+        ],
+        pathNot: [...npm(coreDependencies), ...payrail('[^/]+')],
+      },
+    },
+    {
+      name: 'core-fast-check-only-in-testing',
+      comment:
+        'fast-check is an optional peer for hosts that test: only the `@payrail/core/testing` entry (src/testing) may import it, or every host would need it.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: ['^packages/core/src/testing/', testFiles] },
+      to: { path: npm('fast-check') },
+    },
+    {
+      name: 'core-testing-entry-stays-apart',
+      comment:
+        'src/testing imports fast-check, so the rest of the core must not import it, even through a relative path.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: ['^packages/core/src/testing/', testFiles] },
+      to: { path: '^packages/core/src/testing/' },
     },
     {
       name: 'engine-imports-only-core',
@@ -88,7 +137,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|coverage)/' },
+    // node_modules stays in the graph (as leaves, not followed) so the npm rules see what is imported.
+    exclude: { path: '^packages/[^/]+/(dist|coverage)/' },
     // Type-only imports cross boundaries as surely as value imports do.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },

@@ -9,3 +9,20 @@ export const sourceResolution = {
   resolve: { conditions: sourceConditions },
   ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@payrail/source'] } },
 };
+
+/**
+ * The `test` settings of a package's vitest config, with `overrides` for what differs. Property
+ * tests run 1000 times on a 2-core machine, so a test or hook gets 60 s, not the default 5 s.
+ */
+export const packageTests = (overrides: Record<string, unknown> = {}) => ({
+  ...sourceResolution,
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['../core/test/fast-check.setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // `pnpm bench` only: `vitest run` never collects these.
+    benchmark: { include: ['src/**/*.bench.ts'] },
+    ...overrides,
+  },
+});

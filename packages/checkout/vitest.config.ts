@@ -1,12 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolution } from '../../vitest.shared.js';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  ...sourceResolution,
-  test: {
-    include: ['src/**/*.test.ts'],
-    setupFiles: ['../core/test/fast-check.setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
-});
+export default defineConfig(packageTests());

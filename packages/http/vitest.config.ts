@@ -1,14 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolution } from '../../vitest.shared.js';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  ...sourceResolution,
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
-    setupFiles: ['../core/test/fast-check.setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // `pnpm bench` only: `vitest run` never collects these.
-    benchmark: { include: ['src/**/*.bench.ts'] },
-  },
-});
+export default defineConfig(
+  packageTests({ include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'] }),
+);

@@ -1,11 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolution } from '../../vitest.shared.js';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  ...sourceResolution,
-  test: {
-    include: ['src/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
-});
+// The server's tests draw no property, so they need no fast-check settings.
+export default defineConfig(packageTests({ setupFiles: [] }));

@@ -3,26 +3,7 @@
  * `GET /checkout/api/orders/{order_id}`). The page is an adapter that takes the answer as JSON,
  * exactly as the browser does, so it checks the shape instead of trusting a type.
  */
-import { type ChainNetwork, chainNetworks, type OrderStatus } from '@payrail/core';
-
-export const orderStatuses = [
-  'pending',
-  'processing',
-  'confirming',
-  'partial_paid',
-  'completed',
-  'underpaid',
-  'expired',
-  'closed',
-] as const satisfies readonly OrderStatus[];
-
-/** The states an order never leaves: the page stops polling and offers no token. */
-export const finalStatuses: readonly OrderStatus[] = [
-  'completed',
-  'underpaid',
-  'expired',
-  'closed',
-];
+import { type ChainNetwork, chainNetworks, type OrderStatus, orderStatuses } from '@payrail/core';
 
 export interface CheckoutToken {
   readonly token_id: string;

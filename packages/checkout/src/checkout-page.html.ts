@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import type { ChainNetwork, OrderStatus } from '@payrail/core';
 import { type CheckoutOrder, type CheckoutToken, webUrlOf } from './checkout-order.js';
 import type { CheckoutLocale, Messages } from './locales/checkout-locale.js';
-import { en } from './locales/en.js';
 import {
   fillText,
   formatAlternatives,
@@ -24,7 +23,7 @@ const stylesheet = ownFile('./checkout-page.css');
 export const clientScript = ownFile('./client/checkout-page.client.js');
 
 /** How a language names each network: the chain and, where payers know it by one, the standard. */
-export const networkLabelsIn = (m: Messages) =>
+const networkLabelsIn = (m: Messages) =>
   ({
     TRON: m['network.TRON'],
     ETH: m['network.ETH'],
@@ -36,7 +35,7 @@ export const networkLabelsIn = (m: Messages) =>
   }) satisfies Record<ChainNetwork, string>;
 
 /** The headline of each state in a language; the script adds the amounts that go with it. */
-export const statusHeadlinesIn = (m: Messages) =>
+const statusHeadlinesIn = (m: Messages) =>
   ({
     pending: m['status.pending'],
     processing: m['status.processing'],
@@ -47,13 +46,6 @@ export const statusHeadlinesIn = (m: Messages) =>
     expired: m['status.expired'],
     closed: m['status.closed'],
   }) satisfies Record<OrderStatus, string>;
-
-/** The English names of the networks. */
-export const networkLabels: Readonly<Record<ChainNetwork, string>> = networkLabelsIn(en.messages);
-/** The English headlines of the states. */
-export const statusHeadlines: Readonly<Record<OrderStatus, string>> = statusHeadlinesIn(
-  en.messages,
-);
 
 /** The page's icon, served from its own origin (a browser asks for one whatever the page says). */
 export const faviconSvg =
@@ -99,7 +91,7 @@ ${checkoutLocales.map(
 </nav>`;
 
 /** Tokens grouped by currency, each group's networks in the order the merchant allowed them. */
-export const tokenGroups = (
+const tokenGroups = (
   tokens: readonly CheckoutToken[],
 ): readonly (readonly [string, readonly CheckoutToken[]])[] => {
   const groups = new Map<string, CheckoutToken[]>();

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 
 const specDir = new URL('../../../../shared/spec/', import.meta.url);
 
-export const specPresent = existsSync(new URL('merchant-payment-interface.md', specDir));
+const specPresent = existsSync(new URL('merchant-payment-interface.md', specDir));
 
 /** Whether the tests that read the documents run: where they are, and always under CI. */
 export const withSpec = specPresent || process.env.CI === 'true';

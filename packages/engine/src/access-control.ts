@@ -10,9 +10,6 @@ import { refuse } from './unit-of-work.js';
 export const permissions = apiKeyPermissions;
 export type Permission = (typeof permissions)[number];
 
-export const isPermission = (value: unknown): value is Permission =>
-  typeof value === 'string' && (permissions as readonly string[]).includes(value);
-
 /** `forbidden` unless the caller's key holds every one of `required`. */
 export const requirePermission = (caller: Caller, ...required: readonly Permission[]): void => {
   for (const permission of required) {

@@ -31,7 +31,7 @@ const timerBusinessTypes: Readonly<Record<TimerName, string>> = {
   'order.expiry': 'acquiring',
 };
 
-export const timerIdOf = (name: string, businessId: string): string => `${name}:${businessId}`;
+const timerIdOf = (name: string, businessId: string): string => `${name}:${businessId}`;
 
 const destinationsOf = async (
   tx: StoreTransaction,

@@ -9,15 +9,11 @@
  * objects are the views (`engine-answers.ts`): each entry below names what it answers, and the
  * compiler holds every implementation to it, so a host reads a typed answer, not a bag of keys.
  */
-import type {
-  AcquiringOrderView,
-  Environment,
-  ExecutionReport,
-  PaymentRecordView,
-} from '@payrail/core';
+import type { Environment, ExecutionReport } from '@payrail/core';
 import type {
   AccountNotifySecretView,
   AccountView,
+  AcquiringOrderView,
   ApiKeyView,
   AvailablePayoutMethodView,
   BalanceView,
@@ -34,6 +30,7 @@ import type {
   MerchantView,
   NetworkSchemaView,
   OrderAnswer,
+  PaymentRecordView,
   PayoutMethodView,
   PayoutNetworkView,
   PayoutRouteView,

@@ -1,4 +1,7 @@
-/** The executor port and its report, declared in the core (its ports), named here too for hosts. */
+/**
+ * @public The executor port and its report, declared in the core (its ports), named here too for
+ * hosts.
+ */
 export type {
   ExecutionReport,
   ExecutionReportStatus,
@@ -8,8 +11,9 @@ export type {
   PayoutExecutor,
 } from '@payrail/core';
 export { minKeySecretBytes } from './access/api-key-token.js';
-export { deliveredEventIdOf, redeliveryEventId } from './access/webhook-management.js';
+export { deliveredEventIdOf } from './access/webhook-management.js';
 export * from './access-control.js';
+/** @public The sandbox's deposit addresses, a host's default (docs/engine.md). */
 export { sandboxDepositAddresses } from './acquiring/deposit-addresses.js';
 export { sandboxRequiredConfirmations } from './acquiring/sandbox-payments.js';
 export * from './commit-effects.js';
@@ -17,6 +21,7 @@ export * from './engine.js';
 export type * from './engine-answers.js';
 export * from './engine-api.js';
 export * from './engine-deps.js';
+/** @public What an `EngineInspector` receives, named for hosts that write one. */
 export type {
   EngineInspectionEvent,
   EngineInspector,

@@ -6,7 +6,7 @@
 import type { PayrailError, Store, StoreTransaction } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 
-export class Refused extends Error {
+class Refused extends Error {
   constructor(readonly error: PayrailError) {
     super(error.message);
     this.name = 'Refused';

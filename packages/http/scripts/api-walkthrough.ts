@@ -13,7 +13,7 @@ import { createApp } from '../src/create-app.js';
 import type { Route } from '../src/routes/route.js';
 import { routes } from '../src/routes/route-table.js';
 
-export const walkthroughNow = 1_800_000_000;
+const walkthroughNow = 1_800_000_000;
 const operatorToken = 'walkthrough-operator-token';
 /** Where the sandbox chain watcher calls from (PAYRAIL_UPSTREAM_SANDBOX_SOURCES' default). */
 const watcherAddress = '127.0.0.1';

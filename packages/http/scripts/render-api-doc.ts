@@ -21,6 +21,7 @@ import {
   type PayrailError,
   payrailError,
 } from '@payrail/core';
+import { toJsonSchema } from '../src/openapi/json-schema.converter.js';
 import { errorKeysOf, openApiDocument } from '../src/openapi/openapi.document.js';
 import { pathParameters, type Route } from '../src/routes/route.js';
 import { routes } from '../src/routes/route-table.js';
@@ -49,7 +50,7 @@ export const permissionNotes: Readonly<Record<string, string>> = {
 };
 
 /** The product an account must have enabled (`requireProduct` in the engine), by route tag. */
-export const productByTag: Readonly<Record<string, 'payout' | 'acquiring' | null>> = {
+const productByTag: Readonly<Record<string, 'payout' | 'acquiring' | null>> = {
   account: null,
   'payout setup': 'payout',
   payouts: 'payout',
@@ -88,7 +89,7 @@ const catalogueError = (key: ErrorKey): PayrailError =>
   (payrailError as (key: ErrorKey, params: object) => PayrailError)(key, {});
 
 /** What every merchant call may answer, before and besides its own errors. */
-export const commonMerchantErrors: readonly ErrorKey[] = [
+const commonMerchantErrors: readonly ErrorKey[] = [
   ...(Object.keys(errorCatalogue) as ErrorKey[]).filter(
     (key) => errorCatalogue[key].group === 'authentication',
   ),
@@ -279,7 +280,7 @@ const emptyShape = (): Shape => ({
 });
 
 /** Values never printed as they are: each is shown once and differs on every run. */
-export const redactedExamples: Readonly<Record<string, string>> = {
+const redactedExamples: Readonly<Record<string, string>> = {
   token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.…',
   secret: 'whsec_…',
   notify_secret: 'whsec_…',
@@ -316,7 +317,7 @@ const observe = (shape: Shape, value: unknown, key: string): void => {
   }
 };
 
-export const shapeOf = (values: readonly unknown[]): Shape => {
+const shapeOf = (values: readonly unknown[]): Shape => {
   const shape = emptyShape();
   for (const value of values) observe(shape, value, '');
   return shape;
@@ -379,7 +380,7 @@ export const listItemNames: Readonly<Record<string, string>> = {
  * `items[]` read as its object (`payout.status` covers `items[].status` of the payout list).
  * The longest key that ends the path wins. A key no answer has fails the doc test.
  */
-export const fieldNotes: Readonly<Record<string, string>> = {
+const fieldNotes: Readonly<Record<string, string>> = {
   total: 'records matching the filters, all pages together',
   limit: 'page size used',
   offset: 'records skipped',
@@ -510,7 +511,7 @@ const fieldRows = (route: Route, observations: Observations): FieldRow[] => {
         type: typeOfShape(child, key),
         sometimes: child.count < shape.objects,
         note: notesFor(noted.join('.')),
-        values: schemaEnumAt(route.response.schema, path),
+        values: schemaEnumAt(toJsonSchema(route.response.codec), path),
         example: exampleOf(child),
       });
       if (child.objects > 0) walk(child, path, noted);
@@ -718,7 +719,7 @@ export const renderApiDoc = (current: string, blocks: GeneratedBlocks): string =
     return `<!-- generated:${name} -->\n${block}\n<!-- /generated -->`;
   });
 
-export const renderCurrentApiDoc = async (current: string): Promise<string> =>
+const renderCurrentApiDoc = async (current: string): Promise<string> =>
   renderApiDoc(current, renderGeneratedBlocks(await walkThroughApi()));
 
 const main = async (): Promise<void> => {

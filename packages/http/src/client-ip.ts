@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 export type ClientIpResolver = (c: Context) => string;
 
 /** Where app.request() tests and unknown runtimes land: there is no socket to read. */
-export const fallbackAddress = '127.0.0.1';
+const fallbackAddress = '127.0.0.1';
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is `10.0.0.1`, as whitelists spell it. */
 export const normalizeAddress = (address: string): string => {

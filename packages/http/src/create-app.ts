@@ -19,7 +19,7 @@ import { honoPath, type Route, type RouteRequest } from './routes/route.js';
 import { routes } from './routes/route-table.js';
 
 /** 1 MiB: a 500-item crypto batch is well under 200 KiB. */
-export const defaultBodyLimitBytes = 1024 * 1024;
+const defaultBodyLimitBytes = 1024 * 1024;
 
 /** What is logged of an unexpected failure: never a header, so never a token. */
 export interface InternalErrorLog {
@@ -37,6 +37,8 @@ export interface AppDeps {
   /** Addresses or CIDR blocks whose `X-Forwarded-For` is believed (decisions §7). */
   readonly trustedProxies?: readonly string[];
   readonly bodyLimitBytes?: number;
+  /** Where clients reach the API, e.g. `https://api.example.com`: `/openapi.json`'s `servers`. */
+  readonly publicUrl?: string;
   /** Reads the socket address; default `@hono/node-server`'s socket, else 127.0.0.1. */
   readonly clientIp?: ClientIpResolver;
   /** Where unexpected failures are logged; default `console.error`. */
@@ -66,7 +68,12 @@ export const createApp = (deps: AppDeps) => {
     bodyLimit({
       maxSize: deps.bodyLimitBytes ?? defaultBodyLimitBytes,
       // No catalogue message names a size: a body over the limit breaks a length rule.
-      onError: (c) => errorAnswer(c, payrailError('validation_failed')),
+      onError: (c) => {
+        // The rest of the body is never read, so the connection cannot carry another request:
+        // say so (Node then closes it after the answer) rather than advertise keep-alive.
+        c.header('Connection', 'close');
+        return errorAnswer(c, payrailError('validation_failed'));
+      },
     }),
   );
   app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
@@ -87,7 +94,10 @@ export const createApp = (deps: AppDeps) => {
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/openapi.json', (c) => {
-    document ??= openApiDocument(routes);
+    document ??= openApiDocument(
+      routes,
+      deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl },
+    );
     return c.json(document);
   });
 

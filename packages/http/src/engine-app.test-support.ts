@@ -1,7 +1,8 @@
 /**
  * The app over a real engine on the memory store: a test clock, counting ids, and helpers that
  * do what an operator and a merchant would do, through HTTP only (the admin API seeds the
- * sandbox catalogue, creates merchants and issues keys).
+ * sandbox catalogue, creates merchants and issues keys). Every answer is checked against the
+ * served `/openapi.json` (`checkAnswer`, ADR 0023).
  */
 import {
   type AcquiringProvider,
@@ -12,6 +13,7 @@ import {
 import { adjustableClock, createEngine, permissions } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { expect } from 'vitest';
+import { checkAnswer } from './answer-conformance.test-support.js';
 import { type AppDeps, createApp } from './create-app.js';
 
 export const testNow = 1_800_000_000;
@@ -83,6 +85,12 @@ export const engineApp = (options: HarnessOptions = {}) => {
     observers.push(observer);
   };
 
+  let documentText: Promise<string> | undefined;
+  const servedDocument = (): Promise<string> => {
+    documentText ??= Promise.resolve(app.request('/openapi.json')).then((res) => res.text());
+    return documentText;
+  };
+
   const call = async (
     method: string,
     path: string,
@@ -104,6 +112,8 @@ export const engineApp = (options: HarnessOptions = {}) => {
       body: (await res.json()) as Answer['body'],
       headers: res.headers,
     };
+    // Every answer is held to the document the app serves: schema, closed objects, status.
+    checkAnswer(await servedDocument(), method, path, answer);
     for (const observer of observers) observer(method, path, answer);
     return answer;
   };

@@ -7,7 +7,7 @@ import type { Data, Outcome } from '@payrail/engine';
 import type { Context } from 'hono';
 
 /** Success is always HTTP 200, creates included: decisions.md names no other success status. */
-export const successEnvelope = (data: Data) => ({ code: 0, message: 'success', data }) as const;
+const successEnvelope = (data: Data) => ({ code: 0, message: 'success', data }) as const;
 
 /** The answer to a refused request: the catalogue's status and code, `data: null`. */
 export const errorAnswer = (c: Context, error: PayrailError): Response => {

@@ -298,6 +298,22 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
     },
   },
   route_not_found: { run: (w) => w.as.get('/payment/payout') },
+  // Ids in the path (unknown-ids.engine.test.ts covers every route that has one).
+  account_id_not_found: {
+    run: (w) => w.operator('PATCH', '/admin/accounts/acc_999', { status: 'frozen' }),
+  },
+  key_id_not_found: { run: (w) => w.operator('POST', '/admin/api-keys/key_999/rotate') },
+  beneficiary_id_not_found: { run: (w) => w.as.get('/payment/beneficiaries/ben_999') },
+  beneficiary_account_id_not_found: {
+    run: (w) => w.as.get('/payment/beneficiary-accounts/bacc_999'),
+  },
+  method_id_not_found: {
+    run: (w) => w.operator('PATCH', '/admin/payout-methods/999', { name: 'Renamed' }),
+  },
+  network_code_not_found: { run: (w) => w.as.get('/payment/payout-networks/NOPE/schema') },
+  route_id_not_found: {
+    run: (w) => w.operator('PATCH', '/admin/routes/rt_999', { status: 'disabled' }),
+  },
   rate_limit_exceeded: {
     run: async (w) => {
       const app = createApp({
@@ -555,9 +571,8 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
       return w.h.as(m.token).post('/payment/quickpayout', payoutBody(w));
     },
   },
-  merchant_account_not_found: {
-    run: (w) => w.operator('PATCH', '/admin/accounts/acc_999', { status: 'frozen' }),
-  },
+  // An account id in a route's body; the same id in a path is `account_id not found` (404).
+  merchant_account_not_found: { run: (w) => accountRoute(w, 'acc_999', {}) },
   payout_not_found: { run: (w) => w.as.get('/payment/payouts/po_999') },
   payout_not_editable: {
     run: async (w) => {

@@ -5,10 +5,7 @@
 export * from './client-ip.js';
 export * from './create-app.js';
 export * from './envelope.js';
-export { presentedToken } from './middleware/merchant-auth.middleware.js';
 export * from './openapi/json-schema.converter.js';
 export * from './openapi/openapi.document.js';
 export * from './rate-limiter.js';
-export type { HttpMethod, Route } from './routes/route.js';
-export { routes } from './routes/route-table.js';
 export * from './serve.js';

@@ -150,25 +150,25 @@ describe.each(storesUnderTest)("another merchant's ids (real engine, $name)", (u
       'GET beneficiary',
       (id) => intruder.get(`/payment/beneficiaries/${id}`),
       'beneficiary',
-      'beneficiary not found',
+      'beneficiary_id not found',
     ],
     [
       'PATCH beneficiary',
       (id) => intruder.patch(`/payment/beneficiaries/${id}`, { status: 'disabled' }),
       'beneficiary',
-      'beneficiary not found',
+      'beneficiary_id not found',
     ],
     [
       'GET beneficiary account',
       (id) => intruder.get(`/payment/beneficiary-accounts/${id}`),
       'beneficiaryAccount',
-      'beneficiary account not found',
+      'beneficiary_account_id not found',
     ],
     [
       'PATCH beneficiary account',
       (id) => intruder.patch(`/payment/beneficiary-accounts/${id}`, { status: 'disabled' }),
       'beneficiaryAccount',
-      'beneficiary account not found',
+      'beneficiary_account_id not found',
     ],
     [
       'GET webhook',
@@ -207,8 +207,7 @@ describe.each(storesUnderTest)("another merchant's ids (real engine, $name)", (u
     async (_, send, object, message) => {
       const theirs = refusalOf(await send(owned[object] ?? ''));
       const missing = refusalOf(await send(`${owned[object]}999`));
-      const [status, code] = object.startsWith('beneficiary') ? [400, 53] : [404, 65];
-      expect(theirs).toEqual({ status, code, message, data: null });
+      expect(theirs).toEqual({ status: 404, code: 65, message, data: null });
       expect(missing).toEqual(theirs);
     },
   );

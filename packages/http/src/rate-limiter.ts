@@ -23,7 +23,7 @@ export interface RateLimiter {
   trackedKeys(): number;
 }
 
-export const defaultRequestsPerSecond = 100;
+const defaultRequestsPerSecond = 100;
 
 interface Bucket {
   tokens: number;

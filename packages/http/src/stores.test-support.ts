@@ -25,12 +25,12 @@ import type { StoreUnderTest } from './engine-app.test-support.js';
 let shared: Promise<PGlite> | undefined;
 let schemas = 0;
 
-export const memoryStore: StoreUnderTest = {
+const memoryStore: StoreUnderTest = {
   name: 'memory',
   open: async () => createMemoryStore(),
 };
 
-export const pgliteStore: StoreUnderTest = {
+const pgliteStore: StoreUnderTest = {
   name: 'PostgreSQL (PGlite)',
   open: async () => {
     shared ??= PGlite.create('memory://');
@@ -42,7 +42,7 @@ export const pgliteStore: StoreUnderTest = {
 // ---------------------------------------------------------------------------------------------
 // The PostgreSQL server
 
-export const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 type Pool = pg.Pool;
 
@@ -109,7 +109,7 @@ const serverVariant = async (): Promise<StoreUnderTest | undefined> => {
 };
 
 /** The server variant of this test file, if any (see `serverVariant`). */
-export const postgresServerStore: StoreUnderTest | undefined = await serverVariant();
+const postgresServerStore: StoreUnderTest | undefined = await serverVariant();
 
 export const storesUnderTest: readonly StoreUnderTest[] = [
   memoryStore,

@@ -5,7 +5,8 @@
  */
 import type { IdGenerator, PayrailError } from '@payrail/core';
 import { type Caller, createEngine, type Data, type Outcome, permissions } from '@payrail/engine';
-import { createMemoryStore, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { sandboxAcquiringProvider } from './sandbox-acquiring.provider.js';

@@ -34,11 +34,9 @@ import {
   type ChainNetwork,
   chainNetworks,
   formatPayAmount,
-  isEvmAddress,
+  isAddressOn,
   isJsonObject,
   isPayTokenId,
-  isSolanaAddress,
-  isTronAddress,
   type JsonObject,
   type PayrailError,
   type PayTokenId,
@@ -52,7 +50,7 @@ import {
 import { sandboxRequiredConfirmations } from '@payrail/engine';
 import * as E from 'fp-ts/lib/Either.js';
 
-export const sandboxProviderName = 'sandbox';
+const sandboxProviderName = 'sandbox';
 
 /** At most this many events per request: a chain watcher batches, it does not dump. */
 export const maxSandboxEvents = 100;
@@ -69,17 +67,6 @@ const kindOf: Readonly<Record<SandboxUpstreamStatus, ProviderEventKind>> = {
 
 const isChainNetwork = (u: unknown): u is ChainNetwork =>
   typeof u === 'string' && Object.hasOwn(chainNetworks, u);
-
-const isAddressOn = (network: ChainNetwork, u: unknown): u is string => {
-  switch (chainNetworks[network].addressFormat) {
-    case 'evm':
-      return isEvmAddress(u);
-    case 'tron':
-      return isTronAddress(u);
-    case 'solana':
-      return isSolanaAddress(u);
-  }
-};
 
 const isStatus = (u: unknown): u is SandboxUpstreamStatus =>
   (sandboxUpstreamStatuses as readonly unknown[]).includes(u);

@@ -23,7 +23,7 @@ export interface CliIo {
   err(line: string): void;
 }
 
-export const exitCodes = { done: 0, refused: 1, usage: 2, unreachable: 3 } as const;
+const exitCodes = { done: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 interface AdminCall {
   readonly method: 'POST';
@@ -85,6 +85,10 @@ const table = (rows: readonly (readonly [string, string])[]): string[] => {
   return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
 };
 
+/** A row per field of `object`, labelled with the field's name and shown as text. */
+const rowsOf = (object: unknown, names: readonly string[]): (readonly [string, string])[] =>
+  names.map((name) => [name, text(field(object, name))]);
+
 /** Lines a person reads; secrets shown once are labelled as such. */
 const present = (command: CliCommand, data: unknown): string[] => {
   switch (command.kind) {
@@ -93,10 +97,7 @@ const present = (command: CliCommand, data: unknown): string[] => {
       return [
         'merchant created',
         ...table([
-          ['merchant_id', text(field(merchant, 'merchant_id'))],
-          ['account_id', text(field(merchant, 'account_id'))],
-          ['name', text(field(merchant, 'name'))],
-          ['currencies', text(field(merchant, 'currencies'))],
+          ...rowsOf(merchant, ['merchant_id', 'account_id', 'name', 'currencies']),
           ['notify_secret', `${text(field(merchant, 'notify_secret'))}  (shown once)`],
         ]),
       ];
@@ -106,11 +107,7 @@ const present = (command: CliCommand, data: unknown): string[] => {
       return [
         'API key issued',
         ...table([
-          ['key_id', text(field(key, 'key_id'))],
-          ['account_id', text(field(key, 'account_id'))],
-          ['env', text(field(key, 'env'))],
-          ['permissions', text(field(key, 'permissions'))],
-          ['ip_whitelist', text(field(key, 'ip_whitelist'))],
+          ...rowsOf(key, ['key_id', 'account_id', 'env', 'permissions', 'ip_whitelist']),
           ['expires_at', unixTime(field(key, 'expires_at'))],
         ]),
         'token (shown once; send it as "Authorization: Bearer <token>"):',
@@ -123,10 +120,7 @@ const present = (command: CliCommand, data: unknown): string[] => {
         'balance credited',
         ...table([
           ['deposit', text(field(field(data, 'deposit'), 'record_id'))],
-          ['currency', text(field(balance, 'currency'))],
-          ['available', text(field(balance, 'available'))],
-          ['held', text(field(balance, 'held'))],
-          ['total', text(field(balance, 'total'))],
+          ...rowsOf(balance, ['currency', 'available', 'held', 'total']),
         ]),
       ];
     }

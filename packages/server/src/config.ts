@@ -49,19 +49,19 @@ export type ConfigResult =
   | { readonly ok: true; readonly config: ServerConfig }
   | { readonly ok: false; readonly errors: readonly string[] };
 
-export const defaultPort = 8080;
-export const defaultHost = '127.0.0.1';
-export const defaultDataDir = './.payrail';
-export const defaultDatabaseSchema = 'payrail';
+const defaultPort = 8080;
+const defaultHost = '127.0.0.1';
+const defaultDataDir = './.payrail';
+const defaultDatabaseSchema = 'payrail';
 /** decisions §9: 100 requests per second per key. */
-export const defaultRateLimit = 100;
+const defaultRateLimit = 100;
 /** The sandbox provider answers this machine only, unless told otherwise. */
 export const defaultUpstreamSandboxSources: readonly string[] = ['127.0.0.1/32', '::1/128'];
 /** A shorter operator token is refused: it guards every merchant's money. */
-export const minAdminTokenLength = 16;
+const minAdminTokenLength = 16;
 
 /** Where the generated key secret is kept (mode 0600). */
-export const keySecretFileIn = (dataDir: string): string => join(dataDir, 'key-secret');
+const keySecretFileIn = (dataDir: string): string => join(dataDir, 'key-secret');
 /** Where the embedded PostgreSQL keeps its files. */
 export const embeddedDatabaseIn = (dataDir: string): string => join(dataDir, 'pgdata');
 

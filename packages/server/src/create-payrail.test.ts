@@ -202,6 +202,15 @@ describe('the typed facade', () => {
     expect(body.code).toBe(0);
   });
 
+  it("names the publicUrl it was given as /openapi.json's server, else the document's origin", async () => {
+    const serversOf = async (payrail: Payrail) =>
+      ((await (await payrail.app.request('/openapi.json')).json()) as { servers: unknown }).servers;
+    expect(await serversOf(await embed({ publicUrl: 'https://pay.example.com/' }))).toEqual([
+      { url: 'https://pay.example.com' },
+    ]);
+    expect(await serversOf(await embed())).toEqual([{ url: '/' }]);
+  });
+
   it('types inputs from the codecs: a wrong field or permission does not compile', async () => {
     const payrail = await embed();
     const acme = await merchantOf(payrail);

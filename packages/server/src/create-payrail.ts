@@ -138,7 +138,7 @@ const isHttpUrl = (value: string): boolean => {
 };
 
 /** Every problem with `options`, in the order the options are documented. */
-export const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
+const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
   const problems: string[] = [];
   const given = options as Partial<PayrailOptions> | undefined;
   if (given === undefined || given === null || typeof given !== 'object') {
@@ -244,6 +244,8 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     adminToken,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
+    // `/openapi.json`'s `servers`: only a URL the host gave (else the document's own origin).
+    ...(options.publicUrl === undefined ? {} : { publicUrl }),
     logInternalError: ({ method, path, error }) => {
       log(`${method} ${path} failed: ${errorSummary(error)}`);
     },

@@ -83,7 +83,7 @@ export type OrderCreateInput = InputOf<
 export type WebhookCreateInput = InputOf<WebhookCreateRequest, 'status'>;
 
 /** The query string the engine reads, from typed parameters; absent ones are left out. */
-export const queryOf = (params: object | undefined): Query => {
+const queryOf = (params: object | undefined): Query => {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(params ?? {})) {
     if (value !== undefined) query[name] = String(value);

@@ -9,7 +9,7 @@ import { permissions } from '@payrail/engine';
 import { expect } from 'vitest';
 import type { EnvRecord } from './config.js';
 
-export const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
 /** The built server, run by plain `node` in one process, so a signal reaches the server itself. */
 export const serverMain: readonly string[] = ['dist/main.js'];
 

@@ -5,21 +5,13 @@
 import {
   type Collection,
   type ListQuery,
+  type LooseCollectionSpec,
   type NewRecord,
   type Page,
   StoreFailure,
 } from '@payrail/core';
 import { type CollectionState, compareIds, type StoredRecord } from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
-
-// The specs are typed per record; here every record is a bag of fields.
-interface LooseSpec {
-  readonly name: string;
-  readonly id: string;
-  readonly scope: string | null;
-  readonly unique: readonly (readonly string[])[];
-  readonly filters: readonly string[];
-}
 
 /** The encoded values of a unique key, or undefined when a null exempts the record. */
 const uniqueValueOf = (record: StoredRecord, fields: readonly string[]): string | undefined => {
@@ -32,7 +24,7 @@ const matchesWhere = (record: StoredRecord, where: Readonly<Record<string, unkno
   Object.entries(where).every(([field, value]) => value === undefined || record[field] === value);
 
 export const memoryCollection = (
-  spec: LooseSpec,
+  spec: LooseCollectionSpec,
   state: CollectionState,
   undo: UndoLog,
   guard: () => void,

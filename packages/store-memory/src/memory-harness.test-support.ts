@@ -1,6 +1,6 @@
 import type { StoreHarness } from '@payrail/store-testkit';
-import { memoryOracle } from './memory-oracle.js';
 import { createMemoryStore } from './memory-store.js';
+import { memoryOracle } from './testing/index.js';
 
 export const createMemoryHarness = async (): Promise<StoreHarness> => {
   const store = createMemoryStore();

@@ -2,24 +2,30 @@
  * The transactional outbox in memory. A business object's messages to one destination leave in
  * order: only the oldest pending one is ever claimable, and only once it is due and unleased.
  */
-import type {
-  ClaimOptions,
-  NewOutboxMessage,
-  OutboxDestination,
-  OutboxMessage,
-  OutboxPort,
+import {
+  type ClaimOptions,
+  type NewOutboxMessage,
+  type OutboxMessage,
+  type OutboxPort,
+  outboxDestinationKey,
 } from '@payrail/core';
-import { isLeaseActive, type MemoryState, type StoredOutboxMessage } from './memory-state.js';
+import {
+  isLeaseActive,
+  leaseClaimed,
+  type MemoryState,
+  type StoredOutboxMessage,
+} from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
 
-const destinationKey = (destination: OutboxDestination): string =>
-  destination.kind === 'webhook' ? `webhook:${destination.webhookId}` : `url:${destination.url}`;
-
 const dedupeKey = (message: NewOutboxMessage): string =>
-  JSON.stringify([message.event_id, destinationKey(message.destination)]);
+  JSON.stringify([message.event_id, outboxDestinationKey(message.destination)]);
 
 const queueKey = (message: OutboxMessage): string =>
-  JSON.stringify([destinationKey(message.destination), message.business_type, message.business_id]);
+  JSON.stringify([
+    outboxDestinationKey(message.destination),
+    message.business_type,
+    message.business_id,
+  ]);
 
 const oldestFirst = (a: StoredOutboxMessage, b: StoredOutboxMessage): number =>
   a.message.created_at - b.message.created_at || a.seq - b.seq;
@@ -80,13 +86,11 @@ export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => voi
       const claimed = [...heads.values()]
         .filter((s) => s.message.available_at <= now && !isLeaseActive(s.lease, now))
         .slice(0, Math.max(0, limit));
-      for (const stored of claimed) {
-        undo.set(state.outbox, stored.message.outbox_id, {
-          ...stored,
-          lease: { worker, until: now + leaseSeconds },
-        });
-      }
-      return claimed.map((stored) => structuredClone(stored.message));
+      const lease = { worker, until: now + leaseSeconds };
+      return leaseClaimed(undo, state.outbox, claimed, lease, (s) => ({
+        key: s.message.outbox_id,
+        value: s.message,
+      }));
     },
 
     async complete(outboxId: string, worker: string): Promise<boolean> {

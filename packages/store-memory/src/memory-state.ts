@@ -12,6 +12,7 @@ import {
   type RecordMeta,
   type TimerRecord,
 } from '@payrail/core';
+import type { UndoLog } from './undo-log.js';
 
 export type StoredRecord = RecordMeta & { readonly [field: string]: unknown };
 
@@ -97,3 +98,20 @@ export const compareIds = (a: unknown, b: unknown): number => {
 
 export const isLeaseActive = (lease: Lease | null, now: number): boolean =>
   lease !== null && now < lease.until;
+
+/**
+ * Leases every claimed entry of `map` (the outbox's or the timers') with `lease`, undoably, and
+ * answers copies of what they hold: a claim never hands out the stored objects themselves.
+ */
+export const leaseClaimed = <S extends { readonly lease: Lease | null }, T>(
+  undo: UndoLog,
+  map: Map<string, S>,
+  claimed: readonly S[],
+  lease: Lease,
+  entryOf: (stored: S) => { readonly key: string; readonly value: T },
+): T[] =>
+  claimed.map((stored) => {
+    const { key, value } = entryOf(stored);
+    undo.set(map, key, { ...stored, lease });
+    return structuredClone(value);
+  });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { runStoreConformance } from '@payrail/store-testkit';
 import { describe, it } from 'vitest';
 import { createMemoryHarness } from './memory-harness.test-support.js';
-import { memoryOracle } from './memory-oracle.js';
 import { createMemoryStore } from './memory-store.js';
+import { memoryOracle } from './testing/index.js';
 
 runStoreConformance({
   name: 'memory',

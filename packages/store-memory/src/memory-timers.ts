@@ -1,6 +1,6 @@
 /** Durable timers in memory: one per id, claimed with a lease so a crashed worker's claims lapse. */
 import type { ClaimOptions, TimerPort, TimerRecord } from '@payrail/core';
-import { compareIds, isLeaseActive, type MemoryState } from './memory-state.js';
+import { compareIds, isLeaseActive, leaseClaimed, type MemoryState } from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
 
 export const memoryTimers = (state: MemoryState, undo: UndoLog, guard: () => void): TimerPort => ({
@@ -32,13 +32,16 @@ export const memoryTimers = (state: MemoryState, undo: UndoLog, guard: () => voi
         (a, b) => a.timer.due_at - b.timer.due_at || compareIds(a.timer.timer_id, b.timer.timer_id),
       )
       .slice(0, Math.max(0, limit));
-    for (const stored of claimed) {
-      undo.set(state.timers, stored.timer.timer_id, {
-        ...stored,
-        lease: { worker, until: now + leaseSeconds },
-      });
-    }
-    return claimed.map((stored) => structuredClone(stored.timer));
+    return leaseClaimed(
+      undo,
+      state.timers,
+      claimed,
+      { worker, until: now + leaseSeconds },
+      (s) => ({
+        key: s.timer.timer_id,
+        value: s.timer,
+      }),
+    );
   },
 
   async complete(timerId: string, worker: string): Promise<boolean> {

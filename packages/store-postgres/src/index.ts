@@ -3,9 +3,11 @@
  * pool or embedded through PGlite. One set of SQL behind a small executor, versioned migrations
  * applied on start, graded by @payrail/store-testkit like every other store.
  */
+/** @public A host may tell a rolled-back unit of work apart (docs/storage.md). */
 export { TransactionRolledBack } from './pg-pool.executor.js';
 export { createPGliteStore, type PGliteStoreOptions } from './pglite-store.js';
-export { type PostgresOracle, postgresOracle } from './postgres-oracle.js';
+/** @public The options of `createPostgresStore`, named for hosts that build them apart. */
 export { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
-export { defaultRetryPolicy, type RetryPolicy } from './sql-executor.js';
-export { defaultSchema, type PostgresStore } from './sql-store.js';
+/** @public The `retry` option of both stores. */
+export type { RetryPolicy } from './sql-executor.js';
+export type { PostgresStore } from './sql-store.js';

@@ -3,7 +3,8 @@
  * it: `@payrail/store-memory` is a dev dependency, and the store's own source never imports
  * another store.
  */
-import { createMemoryStore, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
 import type { StoreHarness } from '@payrail/store-testkit';
 
 export const memoryModel = async (): Promise<StoreHarness> => {

@@ -25,8 +25,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPGliteStore } from './pglite-store.js';
 import { pgliteStores } from './postgres-harness.test-support.js';
-import { postgresOracle } from './postgres-oracle.js';
 import { createPostgresStore } from './postgres-store.js';
+import { postgresOracle } from './testing/index.js';
 
 const stores = pgliteStores('memory');
 afterAll(() => stores.close());

@@ -43,7 +43,7 @@ export interface PGliteExecutorOptions {
  * autovacuum does the same job; here the executor runs `ANALYZE` itself every so often, as a
  * lone statement (it waits for any unit of work in progress).
  */
-export const defaultAnalyzeEvery = 500;
+const defaultAnalyzeEvery = 500;
 
 export const pgliteExecutor = (db: PGlite, options: PGliteExecutorOptions): SqlExecutor => {
   const analyzeEvery = options.analyzeEvery ?? defaultAnalyzeEvery;

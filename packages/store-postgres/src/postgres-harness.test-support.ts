@@ -12,14 +12,14 @@ import { PGlite } from '@electric-sql/pglite';
 import type { StoreHarness } from '@payrail/store-testkit';
 import { Client } from 'pg';
 import { createPGliteStore } from './pglite-store.js';
-import { postgresOracle } from './postgres-oracle.js';
 import { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 import { internalsOf, type PostgresStore } from './sql-store.js';
 import { quoteIdent, tableIn } from './table-layout.js';
+import { postgresOracle } from './testing/index.js';
 
 export const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export const inCI = process.env.CI === 'true';
+const inCI = process.env.CI === 'true';
 
 /** A schema name no other run uses. */
 export const freshSchema = (): string => `payrail_t_${randomBytes(6).toString('hex')}`;

@@ -22,6 +22,18 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
 }
 
+/** The first row `text` selects, mapped by `map`, or undefined when it selects none. */
+export const selectOne = async <R extends object, T>(
+  session: SqlSession,
+  text: string,
+  params: readonly SqlValue[],
+  map: (row: R) => T,
+): Promise<T | undefined> => {
+  const { rows } = await session.query<R>(text, params);
+  const row = rows[0];
+  return row === undefined ? undefined : map(row);
+};
+
 export interface SqlExecutor extends SqlSession {
   /**
    * Runs `work` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws) on one connection, and

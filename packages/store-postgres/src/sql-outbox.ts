@@ -3,27 +3,18 @@
  * several workers (several server processes) share the rows without waiting on each other and
  * never receive the same row; a claim is a lease that lapses, so a crashed worker's rows return.
  */
-import type {
-  ClaimOptions,
-  NewOutboxMessage,
-  OutboxDestination,
-  OutboxMessage,
-  OutboxPort,
-} from '@payrail/core';
-import type { SqlValue } from './sql-executor.js';
+import type { ClaimOptions, NewOutboxMessage, OutboxMessage, OutboxPort } from '@payrail/core';
+import { outboxDestinationKey } from '@payrail/core';
+import { type SqlValue, selectOne } from './sql-executor.js';
 import type { UnitContext } from './sql-unit-of-work.js';
 
-/** Same keys as the memory store: a replayed event to the same destination is one message. */
-export const destinationKey = (destination: OutboxDestination): string =>
-  destination.kind === 'webhook' ? `webhook:${destination.webhookId}` : `url:${destination.url}`;
-
-export const outboxColumns = `outbox_id, event_id, account_id, business_type, business_id, event_type,
+const outboxColumns = `outbox_id, event_id, account_id, business_type, business_id, event_type,
   destination, payload, status, attempts, available_at, created_at`;
 
 type OutboxRow = OutboxMessage & { readonly seq?: number };
 
 /** The port's message: the row without the lease and the sequence. */
-export const messageOf = (row: OutboxRow): OutboxMessage => ({
+const messageOf = (row: OutboxRow): OutboxMessage => ({
   outbox_id: row.outbox_id,
   event_id: row.event_id,
   account_id: row.account_id,
@@ -44,6 +35,7 @@ const enqueueChunk = 500;
 export const sqlOutbox = (context: UnitContext): OutboxPort => {
   const { session } = context;
   const outbox = context.table('outbox');
+  const selectById = `SELECT ${outboxColumns} FROM ${outbox} WHERE outbox_id = $1`;
 
   const enqueueRows = async (messages: readonly NewOutboxMessage[]): Promise<void> => {
     const params: SqlValue[] = [];
@@ -55,7 +47,7 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
         m.business_type,
         m.business_id,
         m.event_type,
-        destinationKey(m.destination),
+        outboxDestinationKey(m.destination),
         JSON.stringify(m.destination),
         JSON.stringify(m.payload),
         m.available_at,
@@ -153,13 +145,6 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
       context.run(() => settle(outboxId, worker, `status = 'failed'`)),
 
     get: (outboxId: string) =>
-      context.run(async () => {
-        const { rows } = await session.query<OutboxRow>(
-          `SELECT ${outboxColumns} FROM ${outbox} WHERE outbox_id = $1`,
-          [outboxId],
-        );
-        const row = rows[0];
-        return row === undefined ? undefined : messageOf(row);
-      }),
+      context.run(() => selectOne(session, selectById, [outboxId], messageOf)),
   };
 };

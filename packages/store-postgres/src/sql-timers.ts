@@ -1,10 +1,11 @@
 /** Durable timers on one table, claimed like the outbox: `FOR UPDATE SKIP LOCKED` and a lease. */
 import type { ClaimOptions, TimerPort, TimerRecord } from '@payrail/core';
+import { selectOne } from './sql-executor.js';
 import type { UnitContext } from './sql-unit-of-work.js';
 
-export const timerColumns = 'timer_id, name, business_type, business_id, account_id, due_at';
+const timerColumns = 'timer_id, name, business_type, business_id, account_id, due_at';
 
-export const timerOf = (row: TimerRecord): TimerRecord => ({
+const timerOf = (row: TimerRecord): TimerRecord => ({
   timer_id: row.timer_id,
   name: row.name,
   business_type: row.business_type,
@@ -16,6 +17,7 @@ export const timerOf = (row: TimerRecord): TimerRecord => ({
 export const sqlTimers = (context: UnitContext): TimerPort => {
   const { session } = context;
   const timers = context.table('timers');
+  const selectById = `SELECT ${timerColumns} FROM ${timers} WHERE timer_id = $1`;
 
   return {
     set: (timer: TimerRecord) =>
@@ -80,14 +82,6 @@ export const sqlTimers = (context: UnitContext): TimerPort => {
         return rows.length > 0;
       }),
 
-    get: (timerId: string) =>
-      context.run(async () => {
-        const { rows } = await session.query<TimerRecord>(
-          `SELECT ${timerColumns} FROM ${timers} WHERE timer_id = $1`,
-          [timerId],
-        );
-        const row = rows[0];
-        return row === undefined ? undefined : timerOf(row);
-      }),
+    get: (timerId: string) => context.run(() => selectOne(session, selectById, [timerId], timerOf)),
   };
 };

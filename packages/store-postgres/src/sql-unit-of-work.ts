@@ -4,9 +4,9 @@
  * savepoint must not interleave with another operation), and savepoints, so an operation the store
  * refuses leaves nothing behind and the unit of work stays usable.
  */
-import { StoreFailure } from '@payrail/core';
+import { type LooseCollectionSpec, StoreFailure } from '@payrail/core';
 import { type SqlSession, sqlStateOf } from './sql-executor.js';
-import { type LooseSpec, tableIn } from './table-layout.js';
+import { tableIn } from './table-layout.js';
 
 export interface UnitContext {
   readonly session: SqlSession;
@@ -67,7 +67,7 @@ export const openUnit = (session: SqlSession, schema: string): UnitHandle => {
 /** A unique violation (23505) of one of the spec's keys, as the port's `StoreFailure`. */
 export const uniqueFailureOf = (
   error: unknown,
-  spec: Pick<LooseSpec, 'name'>,
+  spec: Pick<LooseCollectionSpec, 'name'>,
   uniqueIndexes: ReadonlyMap<string, readonly string[]>,
 ): StoreFailure | undefined => {
   if (sqlStateOf(error) !== '23505') return undefined;

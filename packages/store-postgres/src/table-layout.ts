@@ -4,20 +4,11 @@
  * filter, and the whole record as `data` JSONB. The migrations follow these names; a test checks
  * that the database and this layout agree.
  */
-import { type CollectionName, collectionSpecs } from '@payrail/core';
-
-/** A spec with its field names as plain strings (the specs are typed per record). */
-export interface LooseSpec {
-  readonly name: string;
-  readonly id: string;
-  readonly scope: string | null;
-  readonly unique: readonly (readonly string[])[];
-  readonly filters: readonly string[];
-}
+import { type CollectionName, collectionSpecs, type LooseCollectionSpec } from '@payrail/core';
 
 export interface TableLayout {
   readonly collection: CollectionName;
-  readonly spec: LooseSpec;
+  readonly spec: LooseCollectionSpec;
   /** Unqualified table name. */
   readonly table: string;
   /** The columns copied out of the record besides `id`: scope, unique key fields, filters. */
@@ -41,7 +32,7 @@ export const uniqueIndexName = (table: string, fields: readonly string[]): strin
 export const filterIndexName = (table: string, field: string): string => `${table}_${field}_idx`;
 
 const layoutOf = (collection: CollectionName): TableLayout => {
-  const spec = collectionSpecs[collection] as LooseSpec;
+  const spec: LooseCollectionSpec = collectionSpecs[collection];
   const copied = [spec.scope, ...spec.unique.flat(), ...spec.filters].filter(
     (field): field is string => field !== null && field !== spec.id,
   );

@@ -5,7 +5,7 @@
  * names (payout reference and client_request_id, out_trade_no).
  */
 import assert from 'node:assert/strict';
-import { type CollectionName, collectionSpecs } from '@payrail/core';
+import { type CollectionName, collectionSpecs, type LooseCollectionSpec } from '@payrail/core';
 import {
   type AnyFields,
   type AnyRecord,
@@ -19,14 +19,6 @@ import {
   t0,
 } from './conformance-context.js';
 import { type FixtureSeed, recordFixtures, samplePayout } from './fixtures.js';
-
-interface LooseSpec {
-  readonly name: string;
-  readonly id: string;
-  readonly scope: string | null;
-  readonly unique: readonly (readonly string[])[];
-  readonly filters: readonly string[];
-}
 
 const scopeA = 'scope_a';
 const scopeB = 'scope_b';
@@ -48,7 +40,7 @@ const pick = (record: AnyFields, fields: readonly string[]): AnyFields =>
   Object.fromEntries(fields.map((field) => [field, record[field]]));
 
 const collectionSuite = (ctx: SuiteContext, name: CollectionName): void => {
-  const spec = collectionSpecs[name] as LooseSpec;
+  const spec: LooseCollectionSpec = collectionSpecs[name];
   const build = builderOf(name);
   const { test } = ctx;
   const idOf = (record: AnyFields) => record[spec.id] as string | number;

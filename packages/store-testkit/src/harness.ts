@@ -2,23 +2,10 @@
  * What a store hands the conformance suite: the store, an oracle that reads what was really
  * stored without going through the store's own code, and what the store cannot do.
  */
-import type { CollectionName, OutboxMessage, Posting, Store, TimerRecord } from '@payrail/core';
+import type { Store, StoreOracle } from '@payrail/core';
 
-/**
- * An independent read path (raw SQL for PostgreSQL, the raw maps for memory), so a store never
- * grades itself: the suite writes through the store and checks through the oracle.
- */
-export interface StoreOracle {
-  /** The stored record, as JSON, or undefined. */
-  record(collection: CollectionName, id: string | number): Promise<unknown>;
-  count(collection: CollectionName): Promise<number>;
-  /** Every posting of every journal, in any order. */
-  postings(): Promise<readonly (Posting & { readonly journal_id: string })[]>;
-  journalIds(): Promise<readonly string[]>;
-  outbox(): Promise<readonly OutboxMessage[]>;
-  timers(): Promise<readonly TimerRecord[]>;
-  idempotencyCount(): Promise<number>;
-}
+/** @public The core declares the oracle (a port); named here too for store authors. */
+export type { StoreOracle } from '@payrail/core';
 
 export interface StoreHarness {
   readonly store: Store;

@@ -4,11 +4,4 @@
  * store with its oracle, and the store's capabilities.
  */
 export { runStoreConformance } from './conformance.js';
-export {
-  type CollectionFixture,
-  type FixtureSeed,
-  type RecordFixtures,
-  recordFixtures,
-  samplePayout,
-} from './fixtures.js';
 export * from './harness.js';

@@ -92,6 +92,14 @@ type WriteOp =
   | { readonly kind: 'completeTimer'; readonly worker: 0 | 1; readonly business: number }
   | { readonly kind: 'putIdempotency'; readonly scope: Account; readonly key: number };
 
+/** What a list read asks for beside its filters: from when, in which order, which page. */
+interface PageAsked {
+  readonly createdFrom: number | null;
+  readonly sort: 'asc' | 'desc' | null;
+  readonly limit: number;
+  readonly offset: number;
+}
+
 type ReadOp =
   | { readonly kind: 'getPayout'; readonly id: number; readonly scope: Account | null }
   | {
@@ -100,28 +108,20 @@ type ReadOp =
       readonly by: 'reference' | 'client_request_id';
       readonly value: number | null;
     }
-  | {
+  | (PageAsked & {
       readonly kind: 'listPayouts';
       readonly scope: Account | null;
       readonly status: Status | null;
       readonly ref: number | null;
       readonly crid: number | null | 'any';
-      readonly createdFrom: number | null;
       readonly createdTo: number | null;
-      readonly sort: 'asc' | 'desc' | null;
-      readonly limit: number;
-      readonly offset: number;
-    }
+    })
   | { readonly kind: 'balances'; readonly account: Account }
-  | {
+  | (PageAsked & {
       readonly kind: 'entries';
       readonly account: Account;
       readonly recordType: RecordType | null;
-      readonly createdFrom: number | null;
-      readonly sort: 'asc' | 'desc' | null;
-      readonly limit: number;
-      readonly offset: number;
-    }
+    })
   | { readonly kind: 'getOutbox'; readonly outbox: number }
   | { readonly kind: 'getTimer'; readonly business: number }
   | { readonly kind: 'getIdempotency'; readonly scope: Account; readonly key: number };

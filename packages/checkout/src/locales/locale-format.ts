@@ -34,7 +34,7 @@ export const formatAlternatives = (items: readonly string[], tag: string): strin
   new Intl.ListFormat(tag, { type: 'disjunction' }).format(items);
 
 /** The options of the expiry time, here in UTC and in the browser in the payer's own zone. */
-export const expiryFormat: Intl.DateTimeFormatOptions = {
+const expiryFormat: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   month: 'short',
   day: 'numeric',

@@ -11,11 +11,15 @@ import {
   usdScaled,
 } from '../testing/acquiring.arbitraries.js';
 import {
+  AcquiringOrderCloseRequest,
   AcquiringOrderCreateRequest,
+  decodeAcquiringOrderClose,
   decodeAcquiringOrderCreate,
   decodePayTokenSelection,
+  PayTokenSelectionRequest,
   resolveOrderPayTokens,
 } from './acquiring.codecs.js';
+import { decodeWith } from './codec-toolkit.js';
 
 type Body = Record<string, unknown>;
 
@@ -445,6 +449,76 @@ describe('checkout token selection', () => {
               'network/currency not allowed by order',
             );
           }
+        },
+      ),
+    );
+  });
+});
+
+describe('acquiring order close', () => {
+  const reason = fc
+    .string({ minLength: 1, maxLength: 256, unit: 'grapheme-ascii' })
+    .filter((text) => text.trim() !== '' && !/\p{Cc}/u.test(text));
+
+  it('decodes any non-blank reason of at most 256 characters to itself, idempotently', () => {
+    fc.assert(
+      fc.property(reason, fc.jsonValue(), (text, extra) => {
+        const once = decodeAcquiringOrderClose({ reason: text, extra });
+        expect(once).toEqual(E.right({ reason: text }));
+        if (E.isLeft(once)) return;
+        expect(AcquiringOrderCloseRequest.is(once.right)).toBe(true);
+        expect(decodeAcquiringOrderClose(once.right)).toEqual(once);
+      }),
+    );
+  });
+
+  it('a missing reason answers before its type: `reason required`, then `Validation Failed`', () => {
+    const messageOfClose = (body: unknown) => {
+      const result = decodeAcquiringOrderClose(body);
+      return E.isLeft(result) ? result.left.message : 'decoded';
+    };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(undefined, null, '', ' \t'),
+        fc.oneof(fc.integer(), fc.boolean(), fc.string({ minLength: 257, maxLength: 300 })),
+        (blank, bad) => {
+          expect(messageOfClose({ reason: blank })).toBe('reason required');
+          const wrong = typeof bad === 'string' && bad.trim() === '' ? 1 : bad;
+          expect(messageOfClose({ reason: wrong })).toBe('Validation Failed');
+        },
+      ),
+    );
+  });
+});
+
+describe('checkout token selection request', () => {
+  const decodeSelection = decodeWith(PayTokenSelectionRequest);
+  const member = fc.string({ minLength: 1 }).filter((text) => text.trim() !== '');
+
+  it('decodes any two non-blank strings to themselves, idempotently', () => {
+    fc.assert(
+      fc.property(member, member, (network, currency) => {
+        const once = decodeSelection({ network, currency, order_id: 'ord_1' });
+        expect(once).toEqual(E.right({ network, currency }));
+        if (E.isLeft(once)) return;
+        expect(PayTokenSelectionRequest.is(once.right)).toBe(true);
+        expect(decodeSelection(once.right)).toEqual(once);
+      }),
+    );
+  });
+
+  it("a missing member answers before the other member's type", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('network', 'currency'),
+        fc.constantFrom(undefined, null, '', '  '),
+        fc.oneof(fc.integer(), fc.boolean(), fc.constant([])),
+        (missingKey, blank, wrong) => {
+          const otherKey = missingKey === 'network' ? 'currency' : 'network';
+          const result = decodeSelection({ [missingKey]: blank, [otherKey]: wrong });
+          expect(E.isLeft(result) && result.left.message).toBe('network/currency required');
+          const typed = decodeSelection({ [missingKey]: 'TRON', [otherKey]: wrong });
+          expect(E.isLeft(typed) && typed.left.message).toBe('Validation Failed');
         },
       ),
     );

@@ -7,31 +7,37 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import {
-  type CryptoCurrency,
+  cryptoCurrencies,
   Decimal,
   formatAmount,
   isPositive,
   parseAmount,
 } from '../money/money.js';
 import {
-  type ChainNetwork,
+  chainNetworks,
   type PayToken,
   type PayTokenId,
   payTokenFor,
+  payTokenIds,
   resolvePayToken,
 } from '../money/pay-tokens.js';
 import { matchesEventPattern } from '../webhooks/webhook-envelope.js';
 import {
-  codecFromCheck,
   codePointLength,
-  isBlank,
-  isJsonObject,
-  type JsonObject,
-  presentValue,
-} from './beneficiary.codecs.js';
-import { decodeWith, requestBody } from './codec-toolkit.js';
+  decodeWith,
+  isMissing,
+  type LeafSchema,
+  leaf,
+  leafFrom,
+  present,
+  request,
+  requiredField,
+  rule,
+  withDefault,
+} from './codec-toolkit.js';
 import { isAbsoluteHttpsUrl } from './webhook.codecs.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -45,70 +51,91 @@ export type OrderMode = (typeof orderModes)[number];
 export const checkoutTypes = ['hosted'] as const;
 export type CheckoutType = (typeof checkoutTypes)[number];
 
-export const expireSecondsRange = { min: 60, max: 10800 } as const;
+const expireSecondsRange = { min: 60, max: 10800 } as const;
 
 /** Lengths (code points) of the merchant's free texts: longer is `Validation Failed`. */
-export const acquiringTextLimits = {
+const acquiringTextLimits = {
   out_trade_no: 64,
   notify_webhook_id: 128,
   remark: 256,
   reason: 256,
 } as const;
+type TextField = keyof typeof acquiringTextLimits;
 
-type Check<A> = E.Either<PayrailError, A>;
+const validationFailed = (): PayrailError => payrailError('validation_failed');
+const required = (field: string): PayrailError => payrailError('field_required', { field });
 
-const required = (field: string): Check<never> => E.left(payrailError('field_required', { field }));
-const validationFailed = (): Check<never> => E.left(payrailError('validation_failed'));
+const isMerchantText = (u: unknown, field: TextField): u is string =>
+  typeof u === 'string' && codePointLength(u) <= acquiringTextLimits[field] && !/\p{Cc}/u.test(u);
 
-const isMissing = (u: unknown): boolean => u === undefined || (typeof u === 'string' && isBlank(u));
+const textSchema = (field: TextField, description?: string): LeafSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: acquiringTextLimits[field],
+  ...(description === undefined ? {} : { description }),
+});
 
-/** A required merchant text: absent or blank -> `<field> required`; no control characters. */
-const checkText = (u: unknown, field: keyof typeof acquiringTextLimits): Check<string> => {
-  if (isMissing(u)) return required(field);
-  return typeof u === 'string' &&
-    codePointLength(u) <= acquiringTextLimits[field] &&
-    !/\p{Cc}/u.test(u)
-    ? E.right(u)
-    : validationFailed();
-};
+/** A merchant text: a string within its length, no control characters; else `Validation Failed`. */
+const merchantText = (field: TextField, description?: string) =>
+  leaf<string>(
+    `MerchantText(${field})`,
+    (u): u is string => isMerchantText(u, field),
+    validationFailed,
+    textSchema(field, description),
+  );
+
+/** A required merchant text: absent or blank -> `<field> required`, then the text rule. */
+const requiredText = (field: TextField, description?: string) =>
+  requiredField(merchantText(field, description), required(field));
 
 const negativeDecimal = /^-(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+type UsdAmountField = 'order_amount' | 'underpay_tolerance';
 
 /**
  * An amount of the order currency (USD, scale 2), answered at that scale ("10.5" -> "10.50").
  * A minus sign on an otherwise plain decimal is a range error, not a format error: the merchant
  * sent a number, just a negative one. "-0" is not negative, so for `>= 0` it stays a format error.
  */
-const checkUsdAmount = (
-  u: unknown,
-  field: 'order_amount' | 'underpay_tolerance',
-): Check<string> => {
-  if (isMissing(u)) return required(field);
+const readUsdAmount = (u: unknown, field: UsdAmountField): E.Either<PayrailError, string> => {
   if (typeof u === 'string' && negativeDecimal.test(u)) {
     if (field === 'order_amount') return E.left(payrailError('order_amount_positive'));
     if (!new Decimal(u).isZero()) return E.left(payrailError('underpay_tolerance_non_negative'));
   }
-  const amount = parseAmount(u, 'USD', { field });
-  if (E.isLeft(amount)) return amount;
-  if (field === 'order_amount' && !isPositive(amount.right)) {
-    return E.left(payrailError('order_amount_positive'));
-  }
-  return E.right(formatAmount(amount.right));
+  return pipe(
+    parseAmount(u, 'USD', { field }),
+    E.filterOrElse(
+      (amount) => field !== 'order_amount' || isPositive(amount),
+      (): PayrailError => payrailError('order_amount_positive'),
+    ),
+    E.map(formatAmount),
+  );
 };
 
-const checkOrderCurrency = (u: unknown): Check<'USD'> => {
-  if (isMissing(u)) return required('order_currency');
-  return u === 'USD' ? E.right(u) : E.left(payrailError('order_currency_only_usd'));
-};
+/** Absent or blank -> `<field> required`; a value is an amount already at the USD scale. */
+const usdAmount = (field: UsdAmountField, description: string) =>
+  requiredField(
+    leafFrom<string>(
+      `UsdAmount(${field})`,
+      (u): u is string => {
+        const read = readUsdAmount(u, field);
+        return E.isRight(read) && read.right === u;
+      },
+      (u) => readUsdAmount(u, field),
+      { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$', description },
+    ),
+    required(field),
+  );
 
 /**
  * Optional list of full token ids, duplicates dropped (first occurrence kept). An empty list
  * would allow no token at all, so it is answered like a missing one; a malformed id and an
  * unknown id get their own messages through `resolvePayToken`.
  */
-const checkAllowedPayCurrencies = (u: unknown): Check<readonly PayTokenId[] | undefined> => {
-  if (u === undefined) return E.right(undefined);
-  if (!Array.isArray(u) || !u.every((id) => typeof id === 'string')) return validationFailed();
+const readAllowedPayCurrencies = (u: unknown): E.Either<PayrailError, readonly PayTokenId[]> => {
+  if (!Array.isArray(u) || !u.every((id) => typeof id === 'string')) {
+    return E.left(validationFailed());
+  }
   if (u.length === 0) return E.left(payrailError('allowed_pay_currencies_required'));
   const ids: PayTokenId[] = [];
   for (const id of u) {
@@ -119,16 +146,32 @@ const checkAllowedPayCurrencies = (u: unknown): Check<readonly PayTokenId[] | un
   return E.right(ids);
 };
 
+const AllowedPayCurrencies = leafFrom<readonly PayTokenId[]>(
+  'AllowedPayCurrencies',
+  (u): u is readonly PayTokenId[] => {
+    const read = readAllowedPayCurrencies(u);
+    return Array.isArray(u) && E.isRight(read) && read.right.length === u.length;
+  },
+  readAllowedPayCurrencies,
+  {
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', enum: [...payTokenIds] },
+    description: "omitted: the account's default tokens",
+  },
+);
+
 /** Any value that is not a whole number of seconds in range answers the range message. */
-const checkExpireSeconds = (u: unknown): Check<number> => {
-  if (u === undefined) return required('expire_seconds');
-  return typeof u === 'number' &&
+const ExpireSeconds = leaf<number>(
+  'ExpireSeconds',
+  (u): u is number =>
+    typeof u === 'number' &&
     Number.isInteger(u) &&
     u >= expireSecondsRange.min &&
-    u <= expireSecondsRange.max
-    ? E.right(u)
-    : E.left(payrailError('expire_seconds_range'));
-};
+    u <= expireSecondsRange.max,
+  () => payrailError('expire_seconds_range'),
+  { type: 'integer', minimum: expireSecondsRange.min, maximum: expireSecondsRange.max },
+);
 
 /** A path on our own origin: one leading `/`, never `//` or a backslash (browsers read both as
  *  another host), printable ASCII only. */
@@ -138,171 +181,154 @@ export const isSameOriginPath = (value: unknown): value is string =>
   /^\/(?![/\\])[!-~]*$/.test(value) &&
   !value.includes('\\');
 
-const checkOptional = <A>(
-  u: unknown,
-  ok: (u: unknown) => u is A,
-  error: () => PayrailError,
-): Check<A | undefined> => (u === undefined || ok(u) ? E.right(u) : E.left(error()));
+const RedirectUrl = leaf<string>(
+  'RedirectUrl',
+  (u): u is string => isAbsoluteHttpsUrl(u) || isSameOriginPath(u),
+  () => payrailError('redirect_url_invalid'),
+  {
+    type: 'string',
+    maxLength: 2048,
+    description: 'absolute https URL or same-origin relative path',
+  },
+);
 
-/** An enumerated field: its default when absent, its own message for any other value. */
-const checkChoice = <A>(
-  u: unknown,
-  ok: (u: unknown) => u is A,
-  fallback: A,
-  error: () => PayrailError,
-): Check<A> => (u === undefined ? E.right(fallback) : ok(u) ? E.right(u) : E.left(error()));
+const LogoUrl = leaf<string>(
+  'LogoUrl',
+  isAbsoluteHttpsUrl,
+  () => payrailError('logo_url_invalid'),
+  { type: 'string', format: 'uri', maxLength: 2048, description: 'absolute https URL' },
+);
 
-/** An optional note: blank is the same as not sent. */
-const checkRemark = (u: unknown): Check<string | undefined> =>
-  isMissing(u) ? E.right(undefined) : checkText(u, 'remark');
+/** An optional note: blank is the same as not sent; else the merchant text rule. */
+const Remark = leafFrom<string | undefined>(
+  'Remark',
+  (u): u is string => isMerchantText(u, 'remark') && !isMissing(u),
+  (u) =>
+    isMissing(u)
+      ? E.right(undefined)
+      : isMerchantText(u, 'remark')
+        ? E.right(u)
+        : E.left(validationFailed()),
+  textSchema('remark', 'blank is the same as not sent'),
+);
 
 const isOrderMode = (u: unknown): u is OrderMode => (orderModes as readonly unknown[]).includes(u);
 const isCheckoutType = (u: unknown): u is CheckoutType =>
   (checkoutTypes as readonly unknown[]).includes(u);
 
-/** A JSON boolean, absent or `null` meaning false; `"true"`, `1` and the like are shape errors. */
-const checkFlag = (u: unknown): Check<boolean> =>
-  u === undefined ? E.right(false) : typeof u === 'boolean' ? E.right(u) : validationFailed();
+const Mode = leaf<OrderMode>('OrderMode', isOrderMode, () => payrailError('mode_invalid'), {
+  type: 'string',
+  enum: [...orderModes],
+});
 
-/** A pair member: absent or blank counts as not sent; any other non-string is a shape error. */
-const checkPairMember = (u: unknown): Check<string | undefined> => {
-  if (isMissing(u)) return E.right(undefined);
-  return typeof u === 'string' ? E.right(u) : validationFailed();
-};
+const CheckoutTypeLeaf = leaf<CheckoutType>(
+  'CheckoutType',
+  isCheckoutType,
+  () => payrailError('checkout_type_unsupported'),
+  { type: 'string', enum: [...checkoutTypes] },
+);
+
+/** A JSON boolean, absent or `null` meaning false; `"true"`, `1` and the like are shape errors. */
+const RedirectAutomatically = leaf<boolean>(
+  'RedirectAutomatically',
+  (u): u is boolean => typeof u === 'boolean',
+  validationFailed,
+  {
+    type: 'boolean',
+    description:
+      'once completed, the hosted page goes to redirect_url by itself after a few seconds; a JSON boolean only (null: false)',
+  },
+);
+
+/**
+ * A member of the network/currency pair: absent or blank counts as not sent; any other
+ * non-string is a shape error. Which pairs name a token is the request's rule, after every field.
+ */
+const pairMember = (name: string, values: readonly string[]) =>
+  leafFrom<string | undefined>(
+    name,
+    (u): u is string => typeof u === 'string' && !isMissing(u),
+    (u) =>
+      isMissing(u)
+        ? E.right(undefined)
+        : typeof u === 'string'
+          ? E.right(u)
+          : E.left(validationFailed()),
+    {
+      type: 'string',
+      enum: [...values],
+      description: 'sent together with its pair member; required in mode direct',
+    },
+  );
+
+const Network = pairMember('PayNetwork', Object.keys(chainNetworks));
+const Currency = pairMember('PayCurrency', cryptoCurrencies);
 
 // ---------------------------------------------------------------------------------------------
 // Order create
 
-export interface AcquiringOrderCreateRequest {
-  readonly out_trade_no: string;
-  readonly order_currency: 'USD';
-  /** At the USD scale: "10.50". */
-  readonly order_amount: string;
-  /** Absent: the account's default tokens apply (`resolveOrderPayTokens`). */
-  readonly allowed_pay_currencies?: readonly PayTokenId[];
-  readonly expire_seconds: number;
-  /** At the USD scale: "0.00". */
-  readonly underpay_tolerance: string;
-  readonly notify_webhook_id: string;
-  readonly redirect_url?: string;
-  readonly logo_url?: string;
-  readonly remark?: string;
-  readonly mode: OrderMode;
-  readonly checkout_type: CheckoutType;
+/** The pair sent (both members), if any. */
+const pairOf = (order: {
+  readonly network?: string | undefined;
+  readonly currency?: string | undefined;
+}): { readonly network: string; readonly currency: string } | undefined =>
+  order.network === undefined || order.currency === undefined
+    ? undefined
+    : { network: order.network, currency: order.currency };
+
+const noPair = { network: '', currency: '' } as const;
+
+/**
+ * The order's fields in the interface's table order, then decisions §4's, then ours: required
+ * ones in `t.type`s, optional ones in the `t.partial`s between them, so io-ts's key order is the
+ * table's (intersections nest because io-ts types at most five members).
+ */
+const orderCreateFields = t.intersection([
+  t.intersection([
+    t.type({
+      out_trade_no: requiredText('out_trade_no', 'merchant order number, unique'),
+      order_currency: requiredField(
+        leaf<'USD'>(
+          'OrderCurrency',
+          (u): u is 'USD' => u === 'USD',
+          () => payrailError('order_currency_only_usd'),
+          { type: 'string', enum: ['USD'] },
+        ),
+        required('order_currency'),
+      ),
+      /** At the USD scale: "10.50". */
+      order_amount: usdAmount('order_amount', 'greater than 0, USD scale'),
+    }),
+    /** Absent: the account's default tokens apply (`resolveOrderPayTokens`). */
+    t.partial({ allowed_pay_currencies: AllowedPayCurrencies }),
+    t.type({
+      expire_seconds: requiredField(
+        ExpireSeconds,
+        required('expire_seconds'),
+        (u) => u === undefined,
+      ),
+      /** At the USD scale: "0.00". */
+      underpay_tolerance: usdAmount('underpay_tolerance', '0 or greater, USD scale'),
+      notify_webhook_id: requiredText(
+        'notify_webhook_id',
+        'an active webhook subscribed to acquiring events',
+      ),
+    }),
+    t.partial({ redirect_url: RedirectUrl, logo_url: LogoUrl, remark: Remark }),
+  ]),
+  t.type({
+    mode: withDefault(Mode, 'checkout'),
+    checkout_type: withDefault(CheckoutTypeLeaf, 'hosted'),
+  }),
   /** Sent together or not at all; in `direct` mode always there. */
-  readonly network?: ChainNetwork;
-  readonly currency?: CryptoCurrency;
+  t.partial({ network: Network, currency: Currency }),
   /**
    * The hosted page sends the payer to redirect_url by itself once the order completes (ADR
    * 0021); beyond the interface, default false.
    */
-  readonly redirect_automatically: boolean;
-}
-
-/** The optional keys of the create request, which the decoded value leaves out when not sent. */
-type OptionalOrderKey =
-  | 'allowed_pay_currencies'
-  | 'redirect_url'
-  | 'logo_url'
-  | 'remark'
-  | 'network'
-  | 'currency';
-
-/** An order while it is checked: every optional key there, `undefined` when not sent. */
-type CheckedOrder<Network, Currency> = Omit<AcquiringOrderCreateRequest, OptionalOrderKey> & {
-  readonly allowed_pay_currencies: readonly PayTokenId[] | undefined;
-  readonly redirect_url: string | undefined;
-  readonly logo_url: string | undefined;
-  readonly remark: string | undefined;
-  readonly network: Network | undefined;
-  readonly currency: Currency | undefined;
-};
-type OrderFields = CheckedOrder<string, string>;
-
-/** Field rules in the interface's table order, then decisions §4's added fields, then ours. */
-const checkOrderFields = (u: JsonObject): Check<OrderFields> => {
-  const v = (key: string) => presentValue(u, key);
-  return pipe(
-    E.Do,
-    E.bind('out_trade_no', () => checkText(v('out_trade_no'), 'out_trade_no')),
-    E.bind('order_currency', () => checkOrderCurrency(v('order_currency'))),
-    E.bind('order_amount', () => checkUsdAmount(v('order_amount'), 'order_amount')),
-    E.bind('allowed_pay_currencies', () => checkAllowedPayCurrencies(v('allowed_pay_currencies'))),
-    E.bind('expire_seconds', () => checkExpireSeconds(v('expire_seconds'))),
-    E.bind('underpay_tolerance', () =>
-      checkUsdAmount(v('underpay_tolerance'), 'underpay_tolerance'),
-    ),
-    E.bind('notify_webhook_id', () => checkText(v('notify_webhook_id'), 'notify_webhook_id')),
-    E.bind('redirect_url', () =>
-      checkOptional(
-        v('redirect_url'),
-        (url): url is string => isAbsoluteHttpsUrl(url) || isSameOriginPath(url),
-        () => payrailError('redirect_url_invalid'),
-      ),
-    ),
-    E.bind('logo_url', () =>
-      checkOptional(v('logo_url'), isAbsoluteHttpsUrl, () => payrailError('logo_url_invalid')),
-    ),
-    E.bind('remark', () => checkRemark(v('remark'))),
-    E.bind('mode', () =>
-      checkChoice(v('mode'), isOrderMode, 'checkout', () => payrailError('mode_invalid')),
-    ),
-    E.bind('checkout_type', () =>
-      checkChoice(v('checkout_type'), isCheckoutType, 'hosted', () =>
-        payrailError('checkout_type_unsupported'),
-      ),
-    ),
-    E.bind('network', () => checkPairMember(v('network'))),
-    E.bind('currency', () => checkPairMember(v('currency'))),
-    E.bind('redirect_automatically', () => checkFlag(v('redirect_automatically'))),
-  );
-};
-
-/**
- * The network/currency pair: one without the other, or `direct` mode without the pair ->
- * `network/currency required`; a pair that names no known token ->
- * `unsupported network/currency: <network>/<currency>`; a pair outside a sent
- * allowed_pay_currencies -> `network/currency not allowed by order`. In `checkout` mode a sent
- * pair is the payer's preselection and follows the same rules.
- */
-const checkOrderPair = (fields: OrderFields): Check<CheckedOrder<ChainNetwork, CryptoCurrency>> => {
-  const { network, currency } = fields;
-  if (network === undefined && currency === undefined) {
-    return fields.mode === 'direct'
-      ? E.left(payrailError('network_currency_required'))
-      : E.right({ ...fields, network: undefined, currency: undefined });
-  }
-  if (network === undefined || currency === undefined) {
-    return E.left(payrailError('network_currency_required'));
-  }
-  const token = payTokenFor(network, currency);
-  if (token === undefined) {
-    return E.left(payrailError('network_currency_unsupported', { network, currency }));
-  }
-  const allowed = fields.allowed_pay_currencies;
-  if (allowed !== undefined && !allowed.includes(token.id)) {
-    return E.left(payrailError('network_currency_not_allowed'));
-  }
-  return E.right({ ...fields, network: token.network, currency: token.currency });
-};
-
-/** Leaves out the optional keys that were not sent, so a decoded order decodes to itself. */
-const toOrderRequest = ({
-  allowed_pay_currencies,
-  redirect_url,
-  logo_url,
-  remark,
-  network,
-  currency,
-  ...required
-}: CheckedOrder<ChainNetwork, CryptoCurrency>): AcquiringOrderCreateRequest => ({
-  ...required,
-  ...(allowed_pay_currencies === undefined ? {} : { allowed_pay_currencies }),
-  ...(redirect_url === undefined ? {} : { redirect_url }),
-  ...(logo_url === undefined ? {} : { logo_url }),
-  ...(remark === undefined ? {} : { remark }),
-  ...(network === undefined || currency === undefined ? {} : { network, currency }),
-});
+  t.type({ redirect_automatically: withDefault(RedirectAutomatically, false) }),
+]);
+type OrderCreateFields = t.TypeOf<typeof orderCreateFields>;
 
 /**
  * `POST /payment/acquiring/orders`. Precedence, when several rules break at once (the first
@@ -312,21 +338,51 @@ const toOrderRequest = ({
  *     order_currency, order_amount, allowed_pay_currencies (first bad id in list order),
  *     expire_seconds, underpay_tolerance, notify_webhook_id, redirect_url, logo_url, remark, mode,
  *     checkout_type, network, currency, then redirect_automatically (ADR 0021); within a field:
- *     absent/blank (`<field> required`) before its type, format and range;
- *  3. the network/currency pair (see `checkOrderPair`).
+ *     absent/blank (`<field> required`) before its type, format and range (`requiredField`, as
+ *     the interface judges field by field; the format stage is the table's key order, optional
+ *     fields in `t.partial`s between the required ones);
+ *  3. the network/currency pair (`rules`): one without the other, or `direct` mode without the
+ *     pair -> `network/currency required`; a pair that names no known token ->
+ *     `unsupported network/currency: <network>/<currency>`; a pair outside a sent
+ *     allowed_pay_currencies -> `network/currency not allowed by order`. In `checkout` mode a
+ *     sent pair is the payer's preselection and follows the same rules.
  * A field with a message of its own (order_currency, amounts, expire_seconds, the URLs, mode,
  * checkout_type) answers it for any bad value, a wrong JSON type included; the others answer
  * `Validation Failed` for a wrong type or an over-long text (redirect_automatically: anything but
- * a JSON boolean, so `"true"` and `1` too; absent or `null` is false). Keys the interface does not define
- * (a per-order notify_url among them) are ignored; `null` is read as absent.
+ * a JSON boolean, so `"true"` and `1` too; absent or `null` is false). Keys the interface does not
+ * define (a per-order notify_url among them) are ignored; `null` is read as absent.
  */
-export const AcquiringOrderCreateRequest = requestBody(
-  codecFromCheck<AcquiringOrderCreateRequest>('AcquiringOrderCreateRequest', (u) =>
-    isJsonObject(u)
-      ? pipe(checkOrderFields(u), E.chain(checkOrderPair), E.map(toOrderRequest))
-      : validationFailed(),
-  ),
-);
+export const AcquiringOrderCreateRequest = request('AcquiringOrderCreateRequest', {
+  format: orderCreateFields,
+  rules: [
+    rule<OrderCreateFields>(
+      (order) => (order.network === undefined) === (order.currency === undefined),
+      () => payrailError('network_currency_required'),
+    ),
+    rule<OrderCreateFields>(
+      (order) => order.mode !== 'direct' || pairOf(order) !== undefined,
+      () => payrailError('network_currency_required'),
+    ),
+    rule<OrderCreateFields>(
+      (order) => {
+        const pair = pairOf(order);
+        return pair === undefined || payTokenFor(pair.network, pair.currency) !== undefined;
+      },
+      // Broken only when both members were sent, so `pairOf` has them.
+      (order) => payrailError('network_currency_unsupported', pairOf(order) ?? noPair),
+    ),
+    rule<OrderCreateFields>(
+      (order) => {
+        const pair = pairOf(order);
+        const token = pair && payTokenFor(pair.network, pair.currency);
+        const allowed = order.allowed_pay_currencies;
+        return token === undefined || allowed === undefined || allowed.includes(token.id);
+      },
+      () => payrailError('network_currency_not_allowed'),
+    ),
+  ],
+});
+export type AcquiringOrderCreateRequest = t.TypeOf<typeof AcquiringOrderCreateRequest>;
 
 export const decodeAcquiringOrderCreate: (
   input: unknown,
@@ -335,51 +391,43 @@ export const decodeAcquiringOrderCreate: (
 // ---------------------------------------------------------------------------------------------
 // Close and token selection
 
-export interface AcquiringOrderCloseRequest {
-  readonly reason: string;
-}
-
 /** `POST .../orders/{order_id}/close {reason}`: the reason is kept with the order, so required. */
-export const AcquiringOrderCloseRequest = requestBody(
-  codecFromCheck<AcquiringOrderCloseRequest>('AcquiringOrderCloseRequest', (u) =>
-    isJsonObject(u)
-      ? pipe(
-          checkText(presentValue(u, 'reason'), 'reason'),
-          E.map((reason) => ({ reason })),
-        )
-      : validationFailed(),
-  ),
-);
+export const AcquiringOrderCloseRequest = request('AcquiringOrderCloseRequest', {
+  format: t.type({ reason: requiredText('reason') }),
+});
+export type AcquiringOrderCloseRequest = t.TypeOf<typeof AcquiringOrderCloseRequest>;
 
 export const decodeAcquiringOrderClose: (
   input: unknown,
 ) => E.Either<PayrailError, AcquiringOrderCloseRequest> = decodeWith(AcquiringOrderCloseRequest);
 
-export interface PayTokenSelectionRequest {
-  readonly network: string;
-  readonly currency: string;
-}
+const selectionMember = (name: string, values: readonly string[]) =>
+  leaf<string>(name, (u): u is string => typeof u === 'string', validationFailed, {
+    type: 'string',
+    enum: [...values],
+  });
 
-/** The checkout page's choice `{network, currency}`: both or `network/currency required`. */
-export const PayTokenSelectionRequest = requestBody(
-  codecFromCheck<PayTokenSelectionRequest>('PayTokenSelectionRequest', (u) => {
-    if (!isJsonObject(u)) return validationFailed();
-    const network = presentValue(u, 'network');
-    const currency = presentValue(u, 'currency');
-    if (isMissing(network) || isMissing(currency)) {
-      return E.left(payrailError('network_currency_required'));
-    }
-    return typeof network === 'string' && typeof currency === 'string'
-      ? E.right({ network, currency })
-      : validationFailed();
+/**
+ * The checkout page's choice `{network, currency}`: both present (absent or blank ->
+ * `network/currency required`, before either's type), then strings (`Validation Failed`).
+ */
+export const PayTokenSelectionRequest = request('PayTokenSelectionRequest', {
+  required: t.type({
+    network: present(payrailError('network_currency_required')),
+    currency: present(payrailError('network_currency_required')),
   }),
-);
+  format: t.type({
+    network: selectionMember('SelectedNetwork', Object.keys(chainNetworks)),
+    currency: selectionMember('SelectedCurrency', cryptoCurrencies),
+  }),
+});
+export type PayTokenSelectionRequest = t.TypeOf<typeof PayTokenSelectionRequest>;
 
 /**
  * The token a payer chose, which must be one of the order's allowed ids; a pair naming no token
  * at all is outside them too, so the payer sees one message for every choice the page did not offer.
  */
-export const selectPayToken = (
+const selectPayToken = (
   selection: PayTokenSelectionRequest,
   allowedPayCurrencies: readonly PayTokenId[],
 ): E.Either<PayrailError, PayToken> => {
@@ -447,7 +495,7 @@ export const resolveOrderPayTokens = (
 const acquiringEventTypes = ['acquiring.order.updated', 'acquiring.payment.updated'] as const;
 
 /** Whether a webhook's patterns cover an acquiring event (`acquiring.*` and the exact names). */
-export const isSubscribedToAcquiring = (events: readonly string[]): boolean =>
+const isSubscribedToAcquiring = (events: readonly string[]): boolean =>
   events.some((pattern) =>
     acquiringEventTypes.some((eventType) => matchesEventPattern(pattern, eventType)),
   );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   base58Decode,
   base58Encode,
+  isAddressOn,
   isEvmAddress,
   isSolanaAddress,
   isTronAddress,
@@ -181,5 +182,22 @@ describe('base58', () => {
     for (const c of ['0', 'O', 'I', 'l', '+', ' ']) {
       expect(base58Decode(`2${c}2`)).toBeUndefined();
     }
+  });
+});
+
+describe('isAddressOn', () => {
+  // The System Program's id: 32 zero bytes in base58.
+  const solanaAddress = '11111111111111111111111111111111';
+  const evmAddress = eip55Vectors[0] ?? '';
+
+  it("accepts an address in its network's format and refuses the other formats", () => {
+    expect(isAddressOn('ETH', evmAddress)).toBe(true);
+    expect(isAddressOn('BASE', evmAddress)).toBe(true);
+    expect(isAddressOn('TRON', tronUsdtContract)).toBe(true);
+    expect(isAddressOn('SOL', solanaAddress)).toBe(true);
+    expect(isAddressOn('TRON', evmAddress)).toBe(false);
+    expect(isAddressOn('ETH', tronUsdtContract)).toBe(false);
+    expect(isAddressOn('BSC', solanaAddress)).toBe(false);
+    expect(isAddressOn('SOL', 42)).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { type ChainNetwork, chainNetworks } from '../money/pay-tokens.js';
 
 const evmShape = /^0x[0-9a-fA-F]{40}$/;
 
@@ -87,4 +88,16 @@ export const isTronAddress = (value: unknown): value is string => {
 export const isSolanaAddress = (value: unknown): value is string => {
   if (typeof value !== 'string' || value.length < 32 || value.length > 44) return false;
   return base58Decode(value)?.length === 32;
+};
+
+/** Whether `value` is an address in the format of `network` (EVM, TRON or Solana). */
+export const isAddressOn = (network: ChainNetwork, value: unknown): value is string => {
+  switch (chainNetworks[network].addressFormat) {
+    case 'evm':
+      return isEvmAddress(value);
+    case 'tron':
+      return isTronAddress(value);
+    case 'solana':
+      return isSolanaAddress(value);
+  }
 };

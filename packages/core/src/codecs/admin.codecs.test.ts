@@ -11,6 +11,7 @@ import {
   decodeApiKeyIssue,
   decodeApiKeyUpdate,
   decodeMerchantCreate,
+  decodeSandboxClockAdvance,
   isApiKeyPermission,
   MerchantCreateRequest,
 } from './admin.codecs.js';
@@ -270,5 +271,27 @@ describe('account credit', () => {
     ],
   ] as const)('%j is `%s`', (body, message) => {
     expect(messageOf(decodeAccountCredit(body))).toBe(message);
+  });
+});
+
+describe('sandbox clock advance', () => {
+  it('decodes a whole number of seconds, zero included', () => {
+    expect(decodeSandboxClockAdvance({ seconds: 1800 })).toEqual(E.right({ seconds: 1800 }));
+    expect(decodeSandboxClockAdvance({ seconds: 0, other: 1 })).toEqual(E.right({ seconds: 0 }));
+  });
+
+  it.each([undefined, null, 'x', 1])('%j is `request required`', (body) => {
+    expect(messageOf(decodeSandboxClockAdvance(body))).toBe('request required');
+  });
+
+  it.each([
+    [{}, 'seconds required'],
+    [{ seconds: null }, 'seconds required'],
+    [{ seconds: -1 }, 'Validation Failed'],
+    [{ seconds: 1.5 }, 'Validation Failed'],
+    [{ seconds: '60' }, 'Validation Failed'],
+    [{ seconds: ' ' }, 'Validation Failed'],
+  ] as const)('%j is `%s`', (body, message) => {
+    expect(messageOf(decodeSandboxClockAdvance(body))).toBe(message);
   });
 });

@@ -1,26 +1,36 @@
 /**
- * Bodies of the admin API (decisions §8): merchants, account settings, API keys and sandbox
- * credits. The operator's token is checked by the HTTP layer; these codecs only read bodies.
+ * Bodies of the admin API (decisions §8): merchants, account settings, API keys, sandbox credits
+ * and the sandbox clock. The operator's token is checked by the HTTP layer; these codecs only read
+ * bodies. Each is one io-ts codec built with the codec toolkit: a `required` stage, a `format`
+ * stage whose structure the document reads, in the order of the precedence each codec states.
  *
  * Shared reading rules, as for merchant requests: a body that is not a JSON object is
  * `request required`; `null` is absent; keys a request does not define are ignored; the first
  * broken rule, in the order each codec documents, is the answer.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { type Currency, currencies, isCurrency, isPositive, parseAmount } from '../money/money.js';
-import { type PayTokenId, resolvePayToken } from '../money/pay-tokens.js';
+import {
+  isPayTokenId,
+  type PayTokenId,
+  payTokenIds,
+  resolvePayToken,
+} from '../money/pay-tokens.js';
 import type { Environment } from '../ports/records.js';
 import {
-  codecFromCheck,
   codePointLength,
+  decodeWith,
+  defined,
   hasLengthBetween,
-  isBlank,
-  isJsonObject,
-  type JsonObject,
-  presentValue,
-} from './beneficiary.codecs.js';
-import { decodeWith } from './codec-toolkit.js';
+  leaf,
+  leafFrom,
+  present,
+  request,
+  requiredField,
+  withDefault,
+} from './codec-toolkit.js';
 import { isIpRange } from './ip-ranges.js';
 
 /**
@@ -51,7 +61,7 @@ export type ApiKeyPermission = (typeof apiKeyPermissions)[number];
 export const isApiKeyPermission = (value: unknown): value is ApiKeyPermission =>
   (apiKeyPermissions as readonly unknown[]).includes(value);
 
-export const apiKeyEnvironments = ['sandbox', 'live'] as const satisfies readonly Environment[];
+const apiKeyEnvironments = ['sandbox', 'live'] as const satisfies readonly Environment[];
 
 export const accountStatuses = ['active', 'frozen'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
@@ -68,116 +78,99 @@ export const apiKeyLimits = {
   maxNameLength: 100,
 } as const;
 
-export const merchantNameMaxLength = 200;
-
-type Check = () => PayrailError | undefined;
-
-const firstBroken = (checks: readonly Check[]): PayrailError | undefined => {
-  for (const check of checks) {
-    const broken = check();
-    if (broken) return broken;
-  }
-  return undefined;
-};
-
-const unless = (ok: boolean, error: () => PayrailError): PayrailError | undefined =>
-  ok ? undefined : error();
+const merchantNameMaxLength = 200;
 
 const validationFailed = (): PayrailError => payrailError('validation_failed');
-const isMissing = (u: unknown): boolean => u === undefined || (typeof u === 'string' && isBlank(u));
+const isOneOf =
+  <const V extends readonly unknown[]>(values: V) =>
+  (u: unknown): u is V[number] =>
+    values.includes(u);
+const isBoolean = (u: unknown): u is boolean => typeof u === 'boolean';
 const isStringArray = (u: unknown): u is readonly string[] =>
   Array.isArray(u) && u.every((item) => typeof item === 'string');
 const unique = <A>(items: readonly A[]): A[] => [...new Set(items)];
-const isBoolean = (u: unknown): u is boolean => typeof u === 'boolean';
+const isUniqueList = <A>(u: unknown, is: (item: unknown) => item is A): u is readonly A[] =>
+  Array.isArray(u) && u.every(is) && new Set(u).size === u.length;
 
-const bodyOf = (u: unknown): E.Either<PayrailError, JsonObject> =>
-  isJsonObject(u) ? E.right(u) : E.left(payrailError('request_required'));
+const Flag = leaf<boolean>('Flag', isBoolean, validationFailed, { type: 'boolean' });
 
 // ---------------------------------------------------------------------------------------------
 // POST /admin/merchants
 
-export interface MerchantCreateRequest {
-  readonly name: string;
-  /** Every currency the service knows unless sent. */
-  readonly currencies: readonly Currency[];
-}
+const MerchantName = leaf<string>(
+  'MerchantName',
+  (u): u is string => typeof u === 'string' && hasLengthBetween(u, 1, merchantNameMaxLength),
+  validationFailed,
+  { type: 'string', minLength: 1, maxLength: merchantNameMaxLength },
+);
+
+/** A non-empty list of strings, each a currency the service knows; duplicates dropped. */
+const MerchantCurrencies = leafFrom<readonly Currency[]>(
+  'MerchantCurrencies',
+  (u): u is readonly Currency[] => isUniqueList(u, isCurrency) && u.length > 0,
+  (u) => {
+    if (!isStringArray(u) || u.length === 0) return E.left(validationFailed());
+    return u.every(isCurrency)
+      ? E.right(unique(u))
+      : E.left(payrailError('currency_not_supported'));
+  },
+  {
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', enum: [...currencies] },
+    description: 'every currency the service knows unless sent',
+  },
+);
 
 /**
  * `request required` → `name required` (absent or blank) → name a string of 1-200 characters
  * (`Validation Failed`) → currencies, when sent, a non-empty array of strings
  * (`Validation Failed`), each a currency the service knows (`currency not supported`, the first
- * unknown one); duplicates dropped.
+ * unknown one); duplicates dropped. Every currency the service knows unless sent.
  */
-const checkMerchantCreate = (u: unknown): E.Either<PayrailError, MerchantCreateRequest> => {
-  const body = bodyOf(u);
-  if (E.isLeft(body)) return body;
-  const name = presentValue(body.right, 'name');
-  const sent = presentValue(body.right, 'currencies');
-  const broken = firstBroken([
-    () => unless(!isMissing(name), () => payrailError('field_required', { field: 'name' })),
-    () =>
-      unless(
-        typeof name === 'string' && hasLengthBetween(name, 1, merchantNameMaxLength),
-        validationFailed,
-      ),
-    () => unless(sent === undefined || (isStringArray(sent) && sent.length > 0), validationFailed),
-    () =>
-      unless(sent === undefined || (sent as readonly unknown[]).every(isCurrency), () =>
-        payrailError('currency_not_supported'),
-      ),
-  ]);
-  if (broken) return E.left(broken);
-  return E.right({
-    name: name as string,
-    currencies: sent === undefined ? [...currencies] : unique(sent as readonly Currency[]),
-  });
-};
-
-export const MerchantCreateRequest = codecFromCheck<MerchantCreateRequest>(
-  'MerchantCreateRequest',
-  checkMerchantCreate,
-);
+export const MerchantCreateRequest = request('MerchantCreateRequest', {
+  required: t.type({ name: present(payrailError('field_required', { field: 'name' })) }),
+  format: t.type({
+    name: MerchantName,
+    currencies: withDefault(MerchantCurrencies, [...currencies]),
+  }),
+});
+export type MerchantCreateRequest = t.TypeOf<typeof MerchantCreateRequest>;
 export const decodeMerchantCreate = decodeWith(MerchantCreateRequest);
 
 // ---------------------------------------------------------------------------------------------
 // PATCH /admin/accounts/{account_id}
 
-export interface AccountProductsPatch {
-  readonly payout?: boolean;
-  readonly acquiring?: boolean;
-}
+const AccountStatus = leaf<AccountStatus>(
+  'AccountStatus',
+  isOneOf(accountStatuses),
+  () => payrailError('invalid_status'),
+  { type: 'string', enum: [...accountStatuses] },
+);
 
-export interface AccountUpdateRequest {
-  readonly status?: AccountStatus;
-  readonly verification_enabled?: boolean;
-  readonly auto_approve?: boolean;
-  readonly products?: AccountProductsPatch;
-  readonly enabled_pay_tokens?: readonly PayTokenId[];
-  readonly default_pay_tokens?: readonly PayTokenId[];
-}
-
-const checkProducts = (u: unknown): E.Either<PayrailError, AccountProductsPatch> => {
-  if (!isJsonObject(u)) return E.left(validationFailed());
-  const payout = presentValue(u, 'payout');
-  const acquiring = presentValue(u, 'acquiring');
-  if (![payout, acquiring].every((flag) => flag === undefined || isBoolean(flag))) {
-    return E.left(validationFailed());
-  }
-  return E.right({
-    ...(payout === undefined ? {} : { payout: payout as boolean }),
-    ...(acquiring === undefined ? {} : { acquiring: acquiring as boolean }),
-  });
-};
+/** `{payout?, acquiring?}` booleans; anything but an object is `Validation Failed`. */
+const AccountProducts = request(
+  'AccountProducts',
+  { format: t.partial({ payout: Flag, acquiring: Flag }) },
+  payrailError('validation_failed'),
+);
 
 /** A list of pay token ids: each well formed and known (the messages of decisions §4). */
-const checkPayTokens = (u: unknown): E.Either<PayrailError, readonly PayTokenId[]> => {
-  if (!Array.isArray(u)) return E.left(validationFailed());
-  for (const id of u) {
-    const token = resolvePayToken(id);
-    if (E.isLeft(token)) return token;
-  }
-  return E.right(unique(u as readonly PayTokenId[]));
-};
+const PayTokens = leafFrom<readonly PayTokenId[]>(
+  'PayTokens',
+  (u): u is readonly PayTokenId[] => isUniqueList(u, isPayTokenId),
+  (u) => {
+    if (!Array.isArray(u)) return E.left(validationFailed());
+    const ids: PayTokenId[] = [];
+    for (const id of u) {
+      const token = resolvePayToken(id);
+      if (E.isLeft(token)) return token;
+      ids.push(token.right.id);
+    }
+    return E.right(unique(ids));
+  },
+  { type: 'array', items: { type: 'string', enum: [...payTokenIds] } },
+);
 
 /**
  * Any of the settings, checked in this order: status (`invalid status` unless active or frozen),
@@ -188,197 +181,197 @@ const checkPayTokens = (u: unknown): E.Either<PayrailError, readonly PayTokenId[
  * them decodes to `{}`: whether anything changes is the engine's `no changes`, and whether the
  * defaults are enabled needs the stored account, so the engine checks that too.
  */
-const checkAccountUpdate = (u: unknown): E.Either<PayrailError, AccountUpdateRequest> => {
-  const body = bodyOf(u);
-  if (E.isLeft(body)) return body;
-  const v = (key: string) => presentValue(body.right, key);
-  const status = v('status');
-  const broken = firstBroken([
-    () =>
-      unless(status === undefined || (accountStatuses as readonly unknown[]).includes(status), () =>
-        payrailError('invalid_status'),
-      ),
-    () =>
-      unless(
-        [v('verification_enabled'), v('auto_approve')].every(
-          (flag) => flag === undefined || isBoolean(flag),
-        ),
-        validationFailed,
-      ),
-  ]);
-  if (broken) return E.left(broken);
-  const patch: { -readonly [K in keyof AccountUpdateRequest]: AccountUpdateRequest[K] } = {};
-  if (status !== undefined) patch.status = status as AccountStatus;
-  if (v('verification_enabled') !== undefined) {
-    patch.verification_enabled = v('verification_enabled') as boolean;
-  }
-  if (v('auto_approve') !== undefined) patch.auto_approve = v('auto_approve') as boolean;
-  if (v('products') !== undefined) {
-    const products = checkProducts(v('products'));
-    if (E.isLeft(products)) return products;
-    patch.products = products.right;
-  }
-  for (const key of ['enabled_pay_tokens', 'default_pay_tokens'] as const) {
-    if (v(key) === undefined) continue;
-    const tokens = checkPayTokens(v(key));
-    if (E.isLeft(tokens)) return tokens;
-    patch[key] = tokens.right;
-  }
-  return E.right(patch);
-};
-
-export const AccountUpdateRequest = codecFromCheck<AccountUpdateRequest>(
-  'AccountUpdateRequest',
-  checkAccountUpdate,
-);
+export const AccountUpdateRequest = request('AccountUpdateRequest', {
+  format: t.partial({
+    status: AccountStatus,
+    verification_enabled: Flag,
+    auto_approve: Flag,
+    products: AccountProducts,
+    enabled_pay_tokens: PayTokens,
+    default_pay_tokens: PayTokens,
+  }),
+});
+export type AccountUpdateRequest = t.TypeOf<typeof AccountUpdateRequest>;
 export const decodeAccountUpdate = decodeWith(AccountUpdateRequest);
 
 // ---------------------------------------------------------------------------------------------
 // POST /admin/accounts/{account_id}/api-keys
 
-export interface ApiKeyIssueRequest {
-  /** Known permission ids, duplicates dropped, in the order sent. */
-  readonly permissions: readonly ApiKeyPermission[];
-  /** The serving process's environment unless sent (the engine fills it in). */
-  readonly env?: Environment;
-  readonly ip_whitelist: readonly string[];
-  readonly expires_in_seconds: number;
-  readonly name: string;
-}
+/** `[]` is `permissions required`; anything but known ids is malformed, not an access refusal. */
+const ApiKeyPermissions = leafFrom<readonly ApiKeyPermission[]>(
+  'ApiKeyPermissions',
+  (u): u is readonly ApiKeyPermission[] => isUniqueList(u, isApiKeyPermission) && u.length > 0,
+  (u) => {
+    if (Array.isArray(u) && u.length === 0) {
+      return E.left(payrailError('field_required', { field: 'permissions' }));
+    }
+    return Array.isArray(u) && u.every(isApiKeyPermission)
+      ? E.right(unique(u))
+      : E.left(validationFailed());
+  },
+  { type: 'array', minItems: 1, items: { type: 'string', enum: [...apiKeyPermissions] } },
+);
+
+const ApiKeyEnvironment = leaf<(typeof apiKeyEnvironments)[number]>(
+  'ApiKeyEnvironment',
+  isOneOf(apiKeyEnvironments),
+  validationFailed,
+  { type: 'string', enum: [...apiKeyEnvironments] },
+);
+
+const IpWhitelist = leafFrom<readonly string[]>(
+  'IpWhitelist',
+  (u): u is readonly string[] =>
+    isUniqueList(u, isIpRange) && u.length <= apiKeyLimits.maxIpWhitelist,
+  (u) =>
+    Array.isArray(u) && u.length <= apiKeyLimits.maxIpWhitelist && u.every(isIpRange)
+      ? E.right(unique(u))
+      : E.left(validationFailed()),
+  {
+    type: 'array',
+    maxItems: apiKeyLimits.maxIpWhitelist,
+    items: { type: 'string', description: 'IP address or CIDR block' },
+  },
+);
+
+const ExpiresInSeconds = leaf<number>(
+  'ExpiresInSeconds',
+  (u): u is number =>
+    typeof u === 'number' &&
+    Number.isSafeInteger(u) &&
+    u >= apiKeyLimits.minExpiresInSeconds &&
+    u <= apiKeyLimits.maxExpiresInSeconds,
+  validationFailed,
+  {
+    type: 'integer',
+    minimum: apiKeyLimits.minExpiresInSeconds,
+    maximum: apiKeyLimits.maxExpiresInSeconds,
+  },
+);
+
+const ApiKeyName = leaf<string>(
+  'ApiKeyName',
+  (u): u is string => typeof u === 'string' && codePointLength(u) <= apiKeyLimits.maxNameLength,
+  validationFailed,
+  { type: 'string', maxLength: apiKeyLimits.maxNameLength },
+);
 
 /**
  * `request required` → `permissions required` (absent or `[]`) → permissions an array of known
  * permission ids → env `sandbox` or `live` → ip_whitelist an array of at most 100 IPv4/IPv6
  * addresses or CIDR ranges → expires_in_seconds an integer from 60 to 31536000 (365 days;
- * default 30 days) → name at most 100 characters (default `""`: unnamed). Every broken rule after the first is
- * `Validation Failed`: an unknown permission is a malformed request, not an access refusal.
+ * default 30 days) → name at most 100 characters (default `""`: unnamed). Every broken rule after
+ * the first is `Validation Failed`. Permissions and the whitelist keep the order sent, duplicates
+ * dropped; env, when absent, is the serving process's environment (the engine fills it in).
  */
-const checkApiKeyIssue = (u: unknown): E.Either<PayrailError, ApiKeyIssueRequest> => {
-  const body = bodyOf(u);
-  if (E.isLeft(body)) return body;
-  const v = (key: string) => presentValue(body.right, key);
-  const permissions = v('permissions');
-  const env = v('env');
-  const whitelist = v('ip_whitelist');
-  const expiresIn = v('expires_in_seconds');
-  const name = v('name');
-  const broken = firstBroken([
-    () =>
-      unless(
-        permissions !== undefined && !(Array.isArray(permissions) && permissions.length === 0),
-        () => payrailError('field_required', { field: 'permissions' }),
+export const ApiKeyIssueRequest = request('ApiKeyIssueRequest', {
+  format: t.intersection([
+    t.type({
+      permissions: requiredField(
+        ApiKeyPermissions,
+        payrailError('field_required', { field: 'permissions' }),
+        (u) => u === undefined,
       ),
-    () =>
-      unless(
-        Array.isArray(permissions) && (permissions as readonly unknown[]).every(isApiKeyPermission),
-        validationFailed,
-      ),
-    () =>
-      unless(
-        env === undefined || (apiKeyEnvironments as readonly unknown[]).includes(env),
-        validationFailed,
-      ),
-    () =>
-      unless(
-        whitelist === undefined ||
-          (Array.isArray(whitelist) &&
-            whitelist.length <= apiKeyLimits.maxIpWhitelist &&
-            whitelist.every(isIpRange)),
-        validationFailed,
-      ),
-    () =>
-      unless(
-        expiresIn === undefined ||
-          (typeof expiresIn === 'number' &&
-            Number.isSafeInteger(expiresIn) &&
-            expiresIn >= apiKeyLimits.minExpiresInSeconds &&
-            expiresIn <= apiKeyLimits.maxExpiresInSeconds),
-        validationFailed,
-      ),
-    () =>
-      unless(
-        name === undefined ||
-          (typeof name === 'string' && codePointLength(name) <= apiKeyLimits.maxNameLength),
-        validationFailed,
-      ),
-  ]);
-  if (broken) return E.left(broken);
-  return E.right({
-    permissions: unique(permissions as readonly ApiKeyPermission[]),
-    ...(env === undefined ? {} : { env: env as Environment }),
-    ip_whitelist: unique((whitelist ?? []) as readonly string[]),
-    expires_in_seconds: (expiresIn as number | undefined) ?? apiKeyLimits.defaultExpiresInSeconds,
-    name: (name as string | undefined) ?? '',
-  });
-};
-
-export const ApiKeyIssueRequest = codecFromCheck<ApiKeyIssueRequest>(
-  'ApiKeyIssueRequest',
-  checkApiKeyIssue,
-);
+    }),
+    t.partial({ env: ApiKeyEnvironment }),
+    t.type({
+      ip_whitelist: withDefault(IpWhitelist, []),
+      expires_in_seconds: withDefault(ExpiresInSeconds, apiKeyLimits.defaultExpiresInSeconds),
+      name: withDefault(ApiKeyName, ''),
+    }),
+  ]),
+});
+export type ApiKeyIssueRequest = t.TypeOf<typeof ApiKeyIssueRequest>;
 export const decodeApiKeyIssue = decodeWith(ApiKeyIssueRequest);
 
 // ---------------------------------------------------------------------------------------------
 // PATCH /admin/api-keys/{key_id}
 
-export interface ApiKeyUpdateRequest {
-  readonly status: ApiKeyPatchStatus;
-}
+const ApiKeyPatchStatus = leaf<ApiKeyPatchStatus>(
+  'ApiKeyPatchStatus',
+  isOneOf(apiKeyPatchStatuses),
+  () => payrailError('invalid_status'),
+  { type: 'string', enum: [...apiKeyPatchStatuses] },
+);
 
 /**
  * `request required` → no status: `no changes` (as for the beneficiary PATCHes) → not `active`
  * or `disabled`: `invalid status` (deleting is `DELETE`).
  */
-const checkApiKeyUpdate = (u: unknown): E.Either<PayrailError, ApiKeyUpdateRequest> => {
-  const body = bodyOf(u);
-  if (E.isLeft(body)) return body;
-  const status = presentValue(body.right, 'status');
-  if (status === undefined) return E.left(payrailError('no_changes'));
-  return (apiKeyPatchStatuses as readonly unknown[]).includes(status)
-    ? E.right({ status: status as ApiKeyPatchStatus })
-    : E.left(payrailError('invalid_status'));
-};
-
-export const ApiKeyUpdateRequest = codecFromCheck<ApiKeyUpdateRequest>(
-  'ApiKeyUpdateRequest',
-  checkApiKeyUpdate,
-);
+export const ApiKeyUpdateRequest = request('ApiKeyUpdateRequest', {
+  required: t.type({ status: defined(payrailError('no_changes')) }),
+  format: t.type({ status: ApiKeyPatchStatus }),
+});
+export type ApiKeyUpdateRequest = t.TypeOf<typeof ApiKeyUpdateRequest>;
 export const decodeApiKeyUpdate = decodeWith(ApiKeyUpdateRequest);
 
 // ---------------------------------------------------------------------------------------------
 // POST /admin/accounts/{account_id}/credit (sandbox only)
 
-export interface AccountCreditRequest {
-  readonly currency: Currency;
-  /** At the currency's scale, greater than zero. */
-  readonly amount: string;
-}
+const SupportedCurrency = leaf<Currency>(
+  'SupportedCurrency',
+  isCurrency,
+  () => payrailError('currency_not_supported'),
+  { type: 'string', enum: [...currencies] },
+);
+
+/**
+ * A decimal string at the scale of the body's currency (the money module's messages), greater
+ * than zero. It reads the currency beside it: the scale is the currency's, and the currency is
+ * judged first (a bad one fails at its own place before this leaf's answer could count).
+ */
+const CreditAmount = leafFrom<string>(
+  'CreditAmount',
+  (u): u is string => typeof u === 'string',
+  (u, sibling) => {
+    const currency = sibling('currency');
+    if (!isCurrency(currency)) return E.left(payrailError('currency_not_supported'));
+    // A sign is accepted by the parser only so that "-5" answers "greater than zero".
+    const parsed = parseAmount(u, currency, { allowNegative: true });
+    if (E.isLeft(parsed)) return parsed;
+    return isPositive(parsed.right) && typeof u === 'string'
+      ? E.right(u)
+      : E.left(payrailError('amount_must_be_positive'));
+  },
+  {
+    type: 'string',
+    pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+    description: 'greater than 0, at most the currency scale of decimals',
+  },
+);
 
 /**
  * `request required` → `currency required` → `amount required` → currency known
  * (`currency not supported`) → amount a decimal string at the currency's scale (the money
  * module's messages) → greater than zero (`amount must be greater than zero`).
  */
-const checkAccountCredit = (u: unknown): E.Either<PayrailError, AccountCreditRequest> => {
-  const body = bodyOf(u);
-  if (E.isLeft(body)) return body;
-  const currency = presentValue(body.right, 'currency');
-  const amount = presentValue(body.right, 'amount');
-  const broken = firstBroken([
-    () => unless(!isMissing(currency), () => payrailError('currency_required')),
-    () => unless(!isMissing(amount), () => payrailError('field_required', { field: 'amount' })),
-    () => unless(isCurrency(currency), () => payrailError('currency_not_supported')),
-  ]);
-  if (broken) return E.left(broken);
-  // A sign is accepted by the parser only so that "-5" answers "greater than zero".
-  const parsed = parseAmount(amount, currency as Currency, { allowNegative: true });
-  if (E.isLeft(parsed)) return parsed;
-  if (!isPositive(parsed.right)) return E.left(payrailError('amount_must_be_positive'));
-  return E.right({ currency: currency as Currency, amount: amount as string });
-};
-
-export const AccountCreditRequest = codecFromCheck<AccountCreditRequest>(
-  'AccountCreditRequest',
-  checkAccountCredit,
-);
+export const AccountCreditRequest = request('AccountCreditRequest', {
+  required: t.type({
+    currency: present(payrailError('currency_required')),
+    amount: present(payrailError('field_required', { field: 'amount' })),
+  }),
+  format: t.type({ currency: SupportedCurrency, amount: CreditAmount }),
+});
+export type AccountCreditRequest = t.TypeOf<typeof AccountCreditRequest>;
 export const decodeAccountCredit = decodeWith(AccountCreditRequest);
+
+// ---------------------------------------------------------------------------------------------
+// POST /admin/sandbox/clock/advance (sandbox only)
+
+const ClockSeconds = leaf<number>(
+  'ClockSeconds',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0,
+  validationFailed,
+  { type: 'integer', minimum: 0 },
+);
+
+/**
+ * `request required` → `seconds required` (absent or `null`) → seconds a whole number of seconds,
+ * zero or more (`Validation Failed`).
+ */
+export const SandboxClockAdvanceRequest = request('SandboxClockAdvanceRequest', {
+  required: t.type({ seconds: defined(payrailError('field_required', { field: 'seconds' })) }),
+  format: t.type({ seconds: ClockSeconds }),
+});
+export type SandboxClockAdvanceRequest = t.TypeOf<typeof SandboxClockAdvanceRequest>;
+export const decodeSandboxClockAdvance = decodeWith(SandboxClockAdvanceRequest);

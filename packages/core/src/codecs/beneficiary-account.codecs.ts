@@ -1,20 +1,35 @@
 /**
  * The beneficiary account object and its `fields` checked against the receiving network's schema
  * (the interface's "Beneficiary account object" and "Beneficiary account fields" errors). The
- * shape is an io-ts codec; the schema part needs the network, so it takes a lookup.
+ * shape is an io-ts codec on the codec toolkit; the schema part needs the network, so it takes a
+ * lookup and runs once the whole shape holds.
+ *
+ * Precedence of the shape, field by field in the table's order (the first broken rule wins):
+ *  1. not an object -> `Validation Failed`;
+ *  2. network_code: absent or blank -> `network_code required`; not a string -> `Validation Failed`;
+ *  3. display_name: an optional label of 1-100 characters, else `Validation Failed`;
+ *  4. fields: absent -> `fields required`; not an object -> `Validation Failed`; a present value
+ *     that is not a string -> `field <name> invalid`;
+ *  5. account_type: an optional label of 1-64 characters, else `Validation Failed`.
+ * Then its network: `network not found`, then `checkAccountFields`.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { isEvmAddress, isTronAddress } from './addresses.js';
+import { isEmailAddress } from './beneficiary.codecs.js';
 import {
-  codecFromCheck,
   codePointLength,
+  decodeWith,
   hasLengthBetween,
-  isBlank,
-  isEmailAddress,
   isJsonObject,
+  leaf,
+  leafFrom,
   presentValue,
-} from './beneficiary.codecs.js';
+  request,
+  requiredField,
+} from './codec-toolkit.js';
 
 /**
  * What a network schema field's `validation_rule` may say. `''` is any non-empty string;
@@ -45,7 +60,7 @@ export interface NetworkSchema {
 export type NetworkLookup = (code: string) => NetworkSchema | undefined;
 
 /** Whatever its rule says, the longest field value stored: keeps one account row bounded. */
-export const maxAccountFieldLength = 256;
+const maxAccountFieldLength = 256;
 
 interface CompiledRule {
   readonly test: (value: string) => boolean;
@@ -100,65 +115,90 @@ export const isValidationRule = (rule: string): rule is ValidationRule =>
 /** The account field that must carry its `$` prefix, with its own message from the interface. */
 const walletbAccountKey = 'walletb_account';
 
-export interface BeneficiaryAccount {
-  readonly network_code: string;
-  readonly display_name?: string;
-  readonly fields: Readonly<Record<string, string>>;
-  readonly account_type?: string;
-}
+/**
+ * A merchant-chosen identifier or label (reference, client_request_id, ids, display names): 1 to
+ * `max` characters, not blank; `Validation Failed` otherwise.
+ */
+export const labelLeaf = (name: string, max: number, description?: string) =>
+  leaf<string>(
+    name,
+    (u): u is string => typeof u === 'string' && hasLengthBetween(u, 1, max),
+    () => payrailError('validation_failed'),
+    {
+      type: 'string',
+      minLength: 1,
+      maxLength: max,
+      ...(description === undefined ? {} : { description }),
+    },
+  );
 
-const optionalLabel = (u: unknown, max: number): E.Either<PayrailError, string | undefined> =>
-  u === undefined || (typeof u === 'string' && hasLengthBetween(u, 1, max))
-    ? E.right(u)
-    : E.left(payrailError('validation_failed'));
+/** Any string (blank is the presence rule's): `Validation Failed` otherwise. */
+const NetworkCode = leaf<string>(
+  'NetworkCode',
+  (u): u is string => typeof u === 'string',
+  () => payrailError('validation_failed'),
+  { type: 'string', description: 'receiving network code (payout-networks lookup), e.g. WALLETA' },
+);
+
+type AccountFieldValues = Readonly<Record<string, string>>;
+
+const isAccountFieldValues = (u: unknown): u is AccountFieldValues =>
+  isJsonObject(u) && Object.values(u).every((value) => typeof value === 'string');
 
 /**
- * The account's shape, before its network is known: not an object -> `Validation Failed`;
- * `network_code required` (absent or blank); display_name, an optional label of 1-100 characters,
- * else `Validation Failed`; `fields required` when absent, `Validation Failed` when not an object,
- * every present field value a string, else `field <name> invalid`; account_type, an optional
- * label of 1-64 characters, else `Validation Failed` (the table's order).
+ * The account's `fields`: an object (`Validation Failed`) whose present values are strings
+ * (`field <name> invalid`, the first in the order sent); `null` values are dropped. Which keys and
+ * values its network accepts is `checkAccountFields`'s.
  */
-export const checkBeneficiaryAccountShape = (
-  u: unknown,
-): E.Either<PayrailError, BeneficiaryAccount> => {
-  if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
-  const networkCode = presentValue(u, 'network_code');
-  if (networkCode === undefined || (typeof networkCode === 'string' && isBlank(networkCode))) {
-    return E.left(payrailError('network_code_required'));
-  }
-  if (typeof networkCode !== 'string') return E.left(payrailError('validation_failed'));
-  const displayName = optionalLabel(presentValue(u, 'display_name'), 100);
-  if (E.isLeft(displayName)) return displayName;
-  const rawFields = presentValue(u, 'fields');
-  if (rawFields === undefined) return E.left(payrailError('fields_required'));
-  if (!isJsonObject(rawFields)) return E.left(payrailError('validation_failed'));
-  // Entries, not assignment: a key such as `__proto__` must stay a key (and be refused later).
-  const entries: [string, string][] = [];
-  for (const key of Object.keys(rawFields)) {
-    const value = presentValue(rawFields, key);
-    if (value === undefined) continue;
-    if (typeof value !== 'string') {
-      return E.left(payrailError('account_field_invalid', { name: key }));
-    }
-    entries.push([key, value]);
-  }
-  const fields: Readonly<Record<string, string>> = Object.fromEntries(entries);
-  const accountType = optionalLabel(presentValue(u, 'account_type'), 64);
-  if (E.isLeft(accountType)) return accountType;
-  return E.right({
-    network_code: networkCode,
-    ...(displayName.right === undefined ? {} : { display_name: displayName.right }),
-    fields,
-    ...(accountType.right === undefined ? {} : { account_type: accountType.right }),
-  });
-};
-
-/** The beneficiary account's shape as an io-ts codec (no network lookup). */
-export const BeneficiaryAccount = codecFromCheck<BeneficiaryAccount>(
-  'BeneficiaryAccount',
-  checkBeneficiaryAccountShape,
+const AccountFields = leafFrom<AccountFieldValues>(
+  'BeneficiaryAccountFields',
+  isAccountFieldValues,
+  (u) => {
+    if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
+    // Entries, not assignment: a key such as `__proto__` must stay a key (and be refused later).
+    const entries = Object.keys(u).flatMap((key): [string, unknown][] => {
+      const value = presentValue(u, key);
+      return value === undefined ? [] : [[key, value]];
+    });
+    const broken = entries.find(([, value]) => typeof value !== 'string');
+    // Sound: no entry holds anything but a string once none is broken.
+    return broken === undefined
+      ? E.right(Object.fromEntries(entries) as AccountFieldValues)
+      : E.left(payrailError('account_field_invalid', { name: broken[0] }));
+  },
+  {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "keys of the network's schema only (walleta_email, walletb_account, address)",
+  },
 );
+
+/**
+ * The account's fields in the table's order, each judged whole (presence, then format) before
+ * the next: the format stage of `BeneficiaryAccount` and of the requests that carry one.
+ */
+export const beneficiaryAccountFields = [
+  t.type({
+    network_code: requiredField(NetworkCode, payrailError('network_code_required')),
+  }),
+  t.partial({ display_name: labelLeaf('DisplayName', 100) }),
+  t.type({
+    fields: requiredField(
+      AccountFields,
+      payrailError('fields_required'),
+      (u) => u === undefined || u === null,
+    ),
+  }),
+  t.partial({ account_type: labelLeaf('AccountType', 64, 'send only the value the service gave') }),
+] as const;
+
+/** The beneficiary account's shape, before its network is known (no network lookup). */
+export const BeneficiaryAccount = request(
+  'BeneficiaryAccount',
+  { format: t.intersection([...beneficiaryAccountFields]) },
+  payrailError('validation_failed'),
+);
+export type BeneficiaryAccount = t.TypeOf<typeof BeneficiaryAccount>;
 
 const checkFieldValue = (field: NetworkSchemaField, value: string): PayrailError | undefined => {
   const name = field.field_key;
@@ -213,10 +253,10 @@ export const checkAccountFields = (
 };
 
 /** A decoded account against its network: `network not found`, then `checkAccountFields`. */
-export const checkAccountNetwork = (
-  account: BeneficiaryAccount,
+export const checkAccountNetwork = <A extends BeneficiaryAccount>(
+  account: A,
   lookupNetwork: NetworkLookup,
-): E.Either<PayrailError, BeneficiaryAccount> => {
+): E.Either<PayrailError, A> => {
   const schema = lookupNetwork(account.network_code);
   if (schema === undefined) return E.left(payrailError('network_not_found'));
   const fields = checkAccountFields(schema, account.fields);
@@ -227,10 +267,11 @@ export const checkAccountNetwork = (
 export const decodeBeneficiaryAccount = (
   input: unknown,
   options: { readonly lookupNetwork: NetworkLookup },
-): E.Either<PayrailError, BeneficiaryAccount> => {
-  const shape = checkBeneficiaryAccountShape(input);
-  return E.isLeft(shape) ? shape : checkAccountNetwork(shape.right, options.lookupNetwork);
-};
+): E.Either<PayrailError, BeneficiaryAccount> =>
+  pipe(
+    decodeWith(BeneficiaryAccount)(input),
+    E.chain((account) => checkAccountNetwork(account, options.lookupNetwork)),
+  );
 
 /** A lookup over a fixed list of schemas (network codes match exactly). */
 export const networkLookupOf =

@@ -77,4 +77,49 @@ describe('beneficiary properties', () => {
       }),
     );
   });
+
+  it('with two profile fields broken, the earlier in the table answers', () => {
+    // One broken value per key, in the table's order (zip's length rule needs no country).
+    const broken: readonly (readonly [key: string, value: string, message: string])[] = [
+      ['payee_id', '!', 'fields.payee_id invalid: expect ^[a-zA-Z0-9]{3,60}$'],
+      ['language', 'eng', 'fields.language invalid: expect 2 letters'],
+      ['country', 'xx', 'fields.country invalid: expect ISO-2 uppercase'],
+      ['phone', '1', 'fields.phone invalid: expect ^(\\+?\\d{1,3}-)?\\d{4,12}$'],
+      ['birthdate', '2023-02-29', 'fields.birthdate invalid: expect yyyy-MM-dd'],
+      ['email', 'ann', 'fields.email invalid'],
+      ['first_name', 'A1', "fields.first_name invalid: length 3-100, letters/'/-/space only"],
+      ['last_name', 'B2', "fields.last_name invalid: length 3-100, letters/'/-/space only"],
+      ['zip', '1', 'fields.zip invalid: length 3-30'],
+      ['city', 'x', 'fields.city invalid: length 2-120'],
+      ['state', 'y', 'fields.state invalid: length 2-60'],
+      ['address', 'z', 'fields.address invalid: length 3-200'],
+    ];
+    const pairs = fc
+      .tuple(fc.nat(broken.length - 1), fc.nat(broken.length - 1))
+      .filter(([i, j]) => i < j);
+    fc.assert(
+      fc.property(validBeneficiaryFields, pairs, (fields, [i, j]) => {
+        const [first, second] = [broken[i], broken[j]];
+        if (first === undefined || second === undefined) throw new Error('no such rule');
+        const input = { ...fields, [second[0]]: second[1], [first[0]]: first[1] };
+        const result = decodeFields(input);
+        expect(E.isLeft(result) && result.left.message).toBe(first[2]);
+      }),
+    );
+  });
+
+  it('decoding a decoded beneficiary is identity', () => {
+    fc.assert(
+      fc.property(validBeneficiary, fc.string(), (beneficiary, note) => {
+        const once = decodeBeneficiary({
+          ...beneficiary,
+          note,
+          fields: { ...beneficiary.fields, phone: null },
+        });
+        if (E.isLeft(once)) throw new Error(once.left.message);
+        expect(decodeBeneficiary(once.right)).toEqual(once);
+        expect(Beneficiary.is(once.right)).toBe(true);
+      }),
+    );
+  });
 });

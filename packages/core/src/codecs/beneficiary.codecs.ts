@@ -1,8 +1,16 @@
 /**
  * The beneficiary object of the interface (`{name, fields}`) and the rules of its profile fields,
- * each answering its exact message from the "Beneficiary fields" list. Also the small building
- * blocks the other payout-side codecs share (null as absent, lengths in code points, a codec from
- * an ordered check), so every payout-side request reads its input the same way.
+ * each answering its exact message from the "Beneficiary fields" list, built on the codec toolkit.
+ *
+ * Precedence of a `fields` object, when several rules break at once (the first broken rule wins):
+ *  1. not there -> `missing` (which message depends on where the object sits); not an object ->
+ *     `Validation Failed`;
+ *  2. a key outside the table -> `unknown field fields.<key>` (a typo must not silently drop a
+ *     profile field); no payee_id -> `fields missing required: payee_id`;
+ *  3. each key's rule in the table's order (zip: its length, then its country's format).
+ * A beneficiary `{name, fields}`: not an object -> `Validation Failed`; then the name
+ * (`beneficiary.name required`, then `Validation Failed`), then `beneficiary fields required` and
+ * the fields' rules. Other keys are ignored; `null` is read as absent.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
@@ -10,67 +18,17 @@ import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import {
   codecOf,
   codePointLength,
+  defined,
   fail,
   hasLengthBetween,
-  isBlank,
   isJsonObject,
-  type JsonObject,
-  presentValue,
+  type LeafSchema,
+  leaf,
+  leafFrom,
+  request,
+  requiredField,
 } from './codec-toolkit.js';
 import { zipMatchesCountry } from './zip-formats.js';
-
-// ---------------------------------------------------------------------------------------------
-// Shared building blocks of the payout-side codecs
-
-// Transitional: the reading helpers now live in the codec toolkit; imports here move to it as
-// each codec is rebuilt on `request(...)`.
-export {
-  codePointLength,
-  hasLengthBetween,
-  isBlank,
-  isJsonObject,
-  type JsonObject,
-  presentValue,
-} from './codec-toolkit.js';
-
-const sameJson = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, i) => sameJson(item, b[i]))
-    );
-  }
-  if (!isJsonObject(a) || !isJsonObject(b)) return false;
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
-  );
-};
-
-/**
- * An io-ts codec from an ordered check that stops at the first broken rule, so the precedence of
- * rules is the order of the check's code. `is` holds for values that decode to themselves
- * (defaults filled in, no `null`s).
- */
-export const codecFromCheck = <A>(
-  name: string,
-  check: (u: unknown) => E.Either<PayrailError, A>,
-): t.Type<A, A, unknown> =>
-  codecOf<A>(
-    name,
-    (u): u is A => {
-      const decoded = check(u);
-      return E.isRight(decoded) && sameJson(decoded.right, u);
-    },
-    (u, c) => {
-      const decoded = check(u);
-      return E.isRight(decoded) ? t.success(decoded.right) : fail(u, c, decoded.left);
-    },
-  );
 
 // ---------------------------------------------------------------------------------------------
 // Field rules
@@ -111,7 +69,7 @@ export const countryCodes: ReadonlySet<string> = new Set(
 );
 
 /** The `fields.country` rule: an assigned ISO-2 code, upper case. */
-export const isCountryCode = (value: unknown): value is string =>
+const isCountryCode = (value: unknown): value is string =>
   typeof value === 'string' && countryCodes.has(value);
 
 /** A real calendar date written yyyy-MM-dd (2024-02-29 yes, 2023-02-29 no). */
@@ -152,127 +110,164 @@ const languageFormat = /^[a-zA-Z]{2}$/;
 const phoneFormat = /^(\+?\d{1,3}-)?\d{4,12}$/;
 const personNameFormat = /^[\p{L}\p{M}' -]+$/u;
 
-const isPersonName = (value: string): boolean =>
-  personNameFormat.test(value) && /\p{L}/u.test(value) && hasLengthBetween(value, 3, 100);
+const isPersonName = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  personNameFormat.test(value) &&
+  /\p{L}/u.test(value) &&
+  hasLengthBetween(value, 3, 100);
 
-/** Each key's rule; `undefined` when the value passes. */
-const fieldRules: {
-  readonly [K in BeneficiaryFieldKey]: (
-    value: unknown,
-    fields: JsonObject,
-  ) => PayrailError | undefined;
-} = {
-  payee_id: (v) =>
-    typeof v === 'string' && payeeIdFormat.test(v) ? undefined : payrailError('payee_id_invalid'),
-  language: (v) =>
-    typeof v === 'string' && languageFormat.test(v) ? undefined : payrailError('language_invalid'),
-  country: (v) => (isCountryCode(v) ? undefined : payrailError('country_invalid')),
-  phone: (v) =>
-    typeof v === 'string' && phoneFormat.test(v) ? undefined : payrailError('phone_invalid'),
-  birthdate: (v) => (isCalendarDate(v) ? undefined : payrailError('birthdate_invalid')),
-  email: (v) => (isEmailAddress(v) ? undefined : payrailError('email_invalid')),
-  first_name: (v) =>
-    typeof v === 'string' && isPersonName(v) ? undefined : payrailError('first_name_invalid'),
-  last_name: (v) =>
-    typeof v === 'string' && isPersonName(v) ? undefined : payrailError('last_name_invalid'),
-  zip: (v, fields) => {
-    if (typeof v !== 'string' || !hasLengthBetween(v, 3, 30)) {
-      return payrailError('zip_invalid_length');
-    }
-    const country = presentValue(fields, 'country');
-    return isCountryCode(country) && !zipMatchesCountry(v, country)
-      ? payrailError('zip_invalid_for_country', { country })
-      : undefined;
+const isText =
+  (min: number, max: number) =>
+  (value: unknown): value is string =>
+    typeof value === 'string' && hasLengthBetween(value, min, max);
+
+const matching =
+  (format: RegExp) =>
+  (value: unknown): value is string =>
+    typeof value === 'string' && format.test(value);
+
+/** A profile field: its rule, its catalogue error, what the document says of it. */
+const field = (
+  name: string,
+  is: (u: unknown) => u is string,
+  error: PayrailError,
+  schema: LeafSchema,
+) => leaf<string>(name, is, () => error, { type: 'string', ...schema });
+
+const isZipLength = isText(3, 30);
+
+/**
+ * zip: 3-30 characters, then the format of the `country` sent beside it (when that is a country
+ * with a known format). Read here, at zip's place in the table, so a city broken too answers later.
+ */
+const Zip = leafFrom<string>(
+  'Zip',
+  isZipLength,
+  (u, sibling) => {
+    if (!isZipLength(u)) return E.left(payrailError('zip_invalid_length'));
+    const country = sibling('country');
+    return isCountryCode(country) && !zipMatchesCountry(u, country)
+      ? E.left(payrailError('zip_invalid_for_country', { country }))
+      : E.right(u);
   },
-  city: (v) =>
-    typeof v === 'string' && hasLengthBetween(v, 2, 120) ? undefined : payrailError('city_invalid'),
-  state: (v) =>
-    typeof v === 'string' && hasLengthBetween(v, 2, 60) ? undefined : payrailError('state_invalid'),
-  address: (v) =>
-    typeof v === 'string' && hasLengthBetween(v, 3, 200)
-      ? undefined
-      : payrailError('address_invalid'),
-};
+  { type: 'string', minLength: 3, maxLength: 30, description: "matches the country's format" },
+);
+
+const personName = { minLength: 3, maxLength: 100, pattern: "^[\\p{L}\\p{M}' -]+$" } as const;
+
+/** The optional profile keys, in the table's order (payee_id is required). */
+const optionalFields = {
+  language: field('Language', matching(languageFormat), payrailError('language_invalid'), {
+    pattern: languageFormat.source,
+  }),
+  country: field('Country', isCountryCode, payrailError('country_invalid'), {
+    pattern: '^[A-Z]{2}$',
+    description: 'ISO-2, upper case',
+  }),
+  phone: field('Phone', matching(phoneFormat), payrailError('phone_invalid'), {
+    pattern: phoneFormat.source,
+  }),
+  birthdate: field('Birthdate', isCalendarDate, payrailError('birthdate_invalid'), {
+    format: 'date',
+    description: 'yyyy-MM-dd',
+  }),
+  email: field('Email', isEmailAddress, payrailError('email_invalid'), {
+    format: 'email',
+    maxLength: 254,
+  }),
+  first_name: field('FirstName', isPersonName, payrailError('first_name_invalid'), personName),
+  last_name: field('LastName', isPersonName, payrailError('last_name_invalid'), personName),
+  zip: Zip,
+  city: field('City', isText(2, 120), payrailError('city_invalid'), {
+    minLength: 2,
+    maxLength: 120,
+  }),
+  state: field('State', isText(2, 60), payrailError('state_invalid'), {
+    minLength: 2,
+    maxLength: 60,
+  }),
+  address: field('Address', isText(3, 200), payrailError('address_invalid'), {
+    minLength: 3,
+    maxLength: 200,
+  }),
+} satisfies { readonly [K in Exclude<BeneficiaryFieldKey, 'payee_id'>]: t.Mixed };
+
+const PayeeId = field('PayeeId', matching(payeeIdFormat), payrailError('payee_id_invalid'), {
+  pattern: payeeIdFormat.source,
+});
+
+/** Stage 2's first rule: the first key outside the table (a typo must not drop a field). */
+const OnlyProfileKeys = codecOf<unknown>(
+  'OnlyProfileKeys',
+  (u): u is unknown => isJsonObject(u) && Object.keys(u).every(isBeneficiaryFieldKey),
+  (u, c) => {
+    const unknownKey = isJsonObject(u)
+      ? Object.keys(u).find((key) => !isBeneficiaryFieldKey(key))
+      : undefined;
+    return unknownKey === undefined
+      ? t.success(u)
+      : fail(u, c, payrailError('account_field_unknown', { name: `fields.${unknownKey}` }));
+  },
+);
+
+/** The `fields` object wherever it sits; not an object -> `Validation Failed`. */
+const ProfileFields = request(
+  'BeneficiaryFields',
+  {
+    required: t.intersection([
+      OnlyProfileKeys,
+      t.type({
+        payee_id: defined(payrailError('fields_missing_required', { fields: 'payee_id' })),
+      }),
+    ]),
+    format: t.intersection([t.type({ payee_id: PayeeId }), t.partial(optionalFields)]),
+  },
+  payrailError('validation_failed'),
+);
 
 // ---------------------------------------------------------------------------------------------
 // The fields object and the beneficiary
 
-/** A recipient profile: payee_id always (it is how a beneficiary is found again), the rest optional. */
-export type BeneficiaryFields = { readonly payee_id: string } & {
-  readonly [K in Exclude<BeneficiaryFieldKey, 'payee_id'>]?: string;
-};
+const isNullish = (u: unknown): boolean => u === undefined || u === null;
 
 /**
- * Checks a `fields` object, first broken rule wins: not there -> `missing` (which message that is
- * depends on where the object sits); not an object -> `Validation Failed`; a key outside the table
- * -> `unknown field fields.<key>` (a typo must not silently drop a profile field); no payee_id ->
- * `fields missing required: payee_id`; then each key's rule in the table's order.
+ * A `fields` object that must be there: absent or `null` -> `missing` (`fields required` for a
+ * standalone beneficiary, `beneficiary fields required` inline), then the object's rules.
  */
-export const checkBeneficiaryFields = (
-  u: unknown,
-  missing: PayrailError,
-): E.Either<PayrailError, BeneficiaryFields> => {
-  if (u === undefined || u === null) return E.left(missing);
-  if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
-  const unknownKey = Object.keys(u).find(
-    (key) => !isBeneficiaryFieldKey(key) && presentValue(u, key) !== undefined,
-  );
-  if (unknownKey !== undefined) {
-    return E.left(payrailError('account_field_unknown', { name: `fields.${unknownKey}` }));
-  }
-  if (presentValue(u, 'payee_id') === undefined) {
-    return E.left(payrailError('fields_missing_required', { fields: 'payee_id' }));
-  }
-  const decoded: Record<string, string> = {};
-  for (const key of beneficiaryFieldKeys) {
-    const value = presentValue(u, key);
-    if (value === undefined) continue;
-    const broken = fieldRules[key](value, u);
-    if (broken) return E.left(broken);
-    decoded[key] = value as string;
-  }
-  return E.right(decoded as BeneficiaryFields);
-};
+const requiredProfileFields = (missing: PayrailError) =>
+  requiredField(ProfileFields, missing, isNullish);
 
-/** The `fields` object of a standalone beneficiary request: `fields required` when absent. */
-export const BeneficiaryFields = codecFromCheck<BeneficiaryFields>('BeneficiaryFields', (u) =>
-  checkBeneficiaryFields(u, payrailError('fields_required')),
+/** A recipient profile: payee_id always (it is how a beneficiary is found again), the rest optional. */
+export const BeneficiaryFields = requiredProfileFields(payrailError('fields_required'));
+export type BeneficiaryFields = t.TypeOf<typeof BeneficiaryFields>;
+
+/** The recipient name: a string of at most 200 characters (blank is the presence rule's). */
+export const BeneficiaryName = leaf<string>(
+  'BeneficiaryName',
+  (u): u is string => typeof u === 'string' && codePointLength(u) <= 200,
+  () => payrailError('validation_failed'),
+  { type: 'string', minLength: 1, maxLength: 200, description: 'recipient name' },
 );
-
-/** Checks the recipient name: required (not blank), at most 200 characters. */
-export const checkBeneficiaryName = (u: unknown, field: string): E.Either<PayrailError, string> => {
-  if (u === undefined || (typeof u === 'string' && isBlank(u))) {
-    return E.left(payrailError('field_required', { field }));
-  }
-  return typeof u === 'string' && codePointLength(u) <= 200
-    ? E.right(u)
-    : E.left(payrailError('validation_failed'));
-};
-
-export interface Beneficiary {
-  readonly name: string;
-  readonly fields: BeneficiaryFields;
-}
 
 /**
  * The inline beneficiary of a payout (`{name, fields}`): not an object -> `Validation Failed`;
- * then `beneficiary.name required`, then `beneficiary fields required`, then the fields' rules.
- * Other keys are ignored.
+ * then `beneficiary.name required`, the name's length, then `beneficiary fields required`, then
+ * the fields' rules. Other keys are ignored.
  */
-export const checkBeneficiary = (u: unknown): E.Either<PayrailError, Beneficiary> => {
-  if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
-  const name = checkBeneficiaryName(presentValue(u, 'name'), 'beneficiary.name');
-  if (E.isLeft(name)) return name;
-  const fields = checkBeneficiaryFields(
-    presentValue(u, 'fields'),
-    payrailError('beneficiary_fields_required'),
-  );
-  if (E.isLeft(fields)) return fields;
-  return E.right({ name: name.right, fields: fields.right });
-};
-
-/** The inline beneficiary as an io-ts codec (see `checkBeneficiary`). */
-export const Beneficiary = codecFromCheck<Beneficiary>('Beneficiary', checkBeneficiary);
+export const Beneficiary = request(
+  'Beneficiary',
+  {
+    format: t.type({
+      name: requiredField(
+        BeneficiaryName,
+        payrailError('field_required', { field: 'beneficiary.name' }),
+      ),
+      fields: requiredProfileFields(payrailError('beneficiary_fields_required')),
+    }),
+  },
+  payrailError('validation_failed'),
+);
+export type Beneficiary = t.TypeOf<typeof Beneficiary>;
 
 const missingKeys = (fields: BeneficiaryFields, required: readonly string[]): string[] => [
   ...new Set(required.filter((key) => !Object.hasOwn(fields, key))),

@@ -7,8 +7,12 @@ import {
   decodeWith,
   fail,
   firstPayrailError,
+  leaf,
+  leafFrom,
   payrailErrorOf,
+  request,
   requestBody,
+  withDefault,
 } from './codec-toolkit.js';
 
 /** A required string field that speaks the catalogue: `<field> required` when absent or empty. */
@@ -144,5 +148,52 @@ describe('requestBody', () => {
     expect(Body.name).toBe(Order.name);
     expect(Body.is({ reference: 'r', currency: 'USD' })).toBe(true);
     expect(Body.is(null)).toBe(false);
+  });
+});
+
+describe('request: leaves reading a sibling, and `is`', () => {
+  const Sized = request('Sized', {
+    format: t.type({
+      unit: leaf<string>(
+        'Unit',
+        (u): u is string => u === 'cm' || u === 'mm',
+        () => payrailError('validation_failed'),
+        { type: 'string' },
+      ),
+      size: leafFrom<number>(
+        'Size',
+        (u): u is number => typeof u === 'number',
+        // A size in mm may have no fraction: judged at the size's place, in the light of the unit.
+        (u, sibling) =>
+          typeof u === 'number' && (sibling('unit') !== 'mm' || Number.isInteger(u))
+            ? E.right(u)
+            : E.left(payrailError('field_required', { field: 'size' })),
+        { type: 'number' },
+      ),
+      label: withDefault(
+        leaf<string>(
+          'Label',
+          (u): u is string => typeof u === 'string',
+          () => payrailError('validation_failed'),
+          {
+            type: 'string',
+          },
+        ),
+        '',
+      ),
+    }),
+  });
+
+  it('a leaf reads the raw value beside it, null as absent', () => {
+    expect(decodeWith(Sized)({ unit: 'cm', size: 1.5 })).toEqual(
+      E.right({ unit: 'cm', size: 1.5, label: '' }),
+    );
+    expect(leftOf(decodeWith(Sized)({ unit: 'mm', size: 1.5 })).message).toBe('size required');
+  });
+
+  it('`is` holds for values that decode to themselves (defaults filled in), also with siblings', () => {
+    expect(Sized.is({ unit: 'mm', size: 2, label: '' })).toBe(true);
+    expect(Sized.is({ unit: 'mm', size: 2 })).toBe(false);
+    expect(Sized.is({ unit: 'mm', size: 2.5, label: '' })).toBe(false);
   });
 });

@@ -54,6 +54,25 @@ export const hasLengthBetween = (value: string, min: number, max: number): boole
   return length >= min && length <= max && !isBlank(value);
 };
 
+/** Structural equality of JSON values (key order aside). */
+export const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => sameJson(item, b[i]))
+    );
+  }
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
+  );
+};
+
 /** The object without its `null` members (null is absent). */
 const withoutNulls = (object: JsonObject): JsonObject =>
   Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
@@ -126,18 +145,36 @@ export const leaf = <A>(
 ): LeafType<A> =>
   new LeafType<A>(name, is, (u, c) => (is(u) ? t.success(u) : fail(u, c, error(u))), schema);
 
-/** A leaf whose reading may normalise the value (dedupe a list, fill a default). */
+/**
+ * The raw value of `key` beside the field being read (`null` as absent): the object the
+ * enclosing `t.type`/`t.partial` is reading, which io-ts keeps on the context. `undefined` when
+ * the leaf is decoded on its own.
+ */
+export type Sibling = (key: string) => unknown;
+
+const siblingsOf =
+  (c: t.Context): Sibling =>
+  (key) => {
+    const parent = c[c.length - 2]?.actual;
+    return isJsonObject(parent) ? presentValue(parent, key) : undefined;
+  };
+
+/**
+ * A leaf whose reading may normalise the value (dedupe a list, fill a default). `read` may also
+ * look at a sibling field, for a rule the interface judges at this field's place in the order but
+ * in the light of an earlier field (an amount at its currency's scale).
+ */
 export const leafFrom = <A>(
   name: string,
   is: (u: unknown) => u is A,
-  read: (u: unknown) => E.Either<PayrailError, A>,
+  read: (u: unknown, sibling: Sibling) => E.Either<PayrailError, A>,
   schema: LeafSchema,
 ): LeafType<A> =>
   new LeafType<A>(
     name,
     is,
     (u, c) => {
-      const read_ = read(u);
+      const read_ = read(u, siblingsOf(c));
       return E.isRight(read_) ? t.success(read_.right) : fail(u, c, read_.left);
     },
     schema,
@@ -169,7 +206,7 @@ export const requiredField = <A>(
   isAbsent: (u: unknown) => boolean = isMissing,
 ): t.Type<A, A, unknown> => new RequiredType(codec, missing, isAbsent);
 
-export class RequiredType<A> extends t.Type<A, A, unknown> {
+class RequiredType<A> extends t.Type<A, A, unknown> {
   readonly _tag = 'RequiredType' as const;
   constructor(
     readonly type: t.Type<A, A, unknown>,
@@ -227,10 +264,13 @@ const declaredKeys = (codec: t.Mixed): readonly string[] => {
     readonly props?: t.Props;
     readonly types?: readonly t.Mixed[];
     readonly type?: t.Mixed;
+    readonly format?: t.Mixed;
   };
   if (c.props !== undefined) return Object.keys(c.props);
   if (c.types !== undefined) return c.types.flatMap(declaredKeys);
   if (c.type !== undefined) return declaredKeys(c.type);
+  // A request nested in a format stage (its rules before the fields decoded after them).
+  if (c.format !== undefined) return declaredKeys(c.format);
   return [];
 };
 
@@ -272,7 +312,13 @@ export class RequestType<F extends t.Mixed> extends t.Type<t.TypeOf<F>, t.TypeOf
       const broken = (stages.rules ?? []).find((r) => !r.holds(value));
       return broken === undefined ? t.success(value) : fail(u, c, broken.error(value));
     };
-    super(name, (u): u is t.TypeOf<F> => E.isRight(validate(u, [])), validate, t.identity);
+    // A value of the request's type is one that decodes to itself (defaults filled in, no nulls).
+    const is = (u: unknown): u is t.TypeOf<F> => {
+      // The root entry `decode` gives too: leaves read their siblings from the context.
+      const decoded = validate(u, [{ key: '', type: t.unknown, actual: u }]);
+      return E.isRight(decoded) && sameJson(decoded.right, u);
+    };
+    super(name, is, validate, t.identity);
   }
   get format(): F {
     return this.stages.format;

@@ -13,6 +13,8 @@ import {
 } from '../testing/crypto-batch.arbitraries.js';
 import { isEvmAddress, isTronAddress } from './addresses.js';
 import {
+  CryptoBatchCreateRequest,
+  CryptoBatchItemsRequest,
   decodeCryptoBatchCreateRequest,
   decodeCryptoBatchItemsRequest,
   receivingAddressKey,
@@ -256,5 +258,85 @@ describe('crypto batch codec properties', () => {
         }),
       );
     });
+  });
+});
+
+describe('crypto batch codecs: decoding is idempotent', () => {
+  it('a decoded create body is a codec value and decodes to itself', () => {
+    fc.assert(
+      fc.property(smallRequest, (request) => {
+        const once = decodeCryptoBatchCreateRequest(wire(request));
+        if (E.isLeft(once)) throw new Error(once.left.message);
+        expect(CryptoBatchCreateRequest.is(once.right)).toBe(true);
+        expect(decodeCryptoBatchCreateRequest(wire(once.right))).toEqual(once);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a decoded add-items body is a codec value and decodes to itself', () => {
+    fc.assert(
+      fc.property(validItems(20), fc.constantFrom('USDT' as const, 'USDC' as const), (items, c) => {
+        const decode = decodeCryptoBatchItemsRequest(c);
+        const once = decode(wire({ items, extra: true }));
+        if (E.isLeft(once)) throw new Error(once.left.message);
+        expect(CryptoBatchItemsRequest(c).is(once.right)).toBe(true);
+        expect(CryptoBatchItemsRequest(c).is({ items, extra: true })).toBe(false);
+        expect(decode(wire(once.right))).toEqual(once);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('crypto batch create: of two broken fields, the earlier one answers', () => {
+  type Body = Record<string, unknown>;
+  /** One broken field of the create body: its rank in the precedence and its message. */
+  interface Break {
+    readonly field: string;
+    readonly patch: (body: Body) => Body;
+    readonly message: string;
+  }
+  const set =
+    (field: string, value: unknown) =>
+    (body: Body): Body => ({ ...body, [field]: value });
+  const breaks: readonly Break[] = [
+    { field: 'currency', patch: set('currency', null), message: 'currency required' },
+    { field: 'currency', patch: set('currency', 'USD'), message: 'only crypto currency supported' },
+    { field: 'method_id', patch: set('method_id', null), message: 'method_id required' },
+    { field: 'method_id', patch: set('method_id', '7'), message: 'Validation Failed' },
+    { field: 'submit', patch: set('submit', 'yes'), message: 'Validation Failed' },
+    { field: 'items', patch: set('items', {}), message: 'Validation Failed' },
+    { field: 'items', patch: set('items', []), message: 'items length must be between 1 and 500' },
+    {
+      field: 'items',
+      patch: (body) =>
+        patchItem(body as ValidCryptoBatchCreate, 0, (item) => withAddress(item, ' ')),
+      message: 'receiving address required',
+    },
+    {
+      field: 'items',
+      patch: (body) => {
+        const items = body.items as WireCryptoBatchItem[];
+        return { ...body, items: [...items, items[0]] };
+      },
+      message: 'duplicate order_no in request',
+    },
+  ];
+  const twoFields = fc
+    .tuple(fc.nat(breaks.length - 1), fc.nat(breaks.length - 1))
+    .filter(([a, b]) => breaks[a]?.field !== breaks[b]?.field)
+    .map(([a, b]) => [breaks[Math.min(a, b)], breaks[Math.max(a, b)]] as const);
+
+  it('in either order of breaking', () => {
+    fc.assert(
+      fc.property(smallRequest, twoFields, (request, [earlier, later]) => {
+        if (!earlier || !later) throw new Error('index out of range');
+        const body = wire(request) as Body;
+        expect(messageOf(later.patch(earlier.patch(body)))).toBe(earlier.message);
+        expect(messageOf(earlier.patch(later.patch(body)))).toBe(earlier.message);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

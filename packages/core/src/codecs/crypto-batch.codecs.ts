@@ -23,6 +23,14 @@
  *    `duplicate receiving address in batch request` (against the batch's items),
  *    `duplicate order_no in merchant payouts`, `payout route not configured`,
  *    `batch contains multiple payout channel accounts`, `split batch by route`.
+ *
+ * Steps 1-3 are `request(...)` stages in key order: the body's, each item's (a request of its
+ * own, which the items leaf applies in array order) and the account's (its address key in a
+ * `required` stage, before network_code, display_name and the address's own format). The items
+ * are a list leaf rather than a `t.array`, because their length is judged before any item and the
+ * duplicates after every one. Two readings depend on another field, which `leafFrom` reads as a
+ * sibling: the create body's amounts are read at its currency's scale, and an address is checked
+ * on the network_code sent, or inferred from the address when none is.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -30,6 +38,7 @@ import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import {
   type CryptoCurrency,
+  cryptoCurrencies,
   formatAmount,
   isCryptoCurrency,
   isPositive,
@@ -37,7 +46,18 @@ import {
 } from '../money/money.js';
 import type { PayoutMethodRecord } from '../ports/records.js';
 import { isEvmAddress, isTronAddress } from './addresses.js';
-import { codecOf, decodeWith, fail, requestBody } from './codec-toolkit.js';
+import {
+  decodeWith,
+  defined,
+  isBlank,
+  type LeafSchema,
+  leaf,
+  leafFrom,
+  request,
+  requiredField,
+  type Sibling,
+  withDefault,
+} from './codec-toolkit.js';
 
 /** Items per batch, per request and in total (interface "Limits"). */
 export const maxBatchItems = 500;
@@ -60,104 +80,178 @@ export const inferNetworkCode = (address: string): CryptoNetworkCode =>
   address.startsWith('T') ? 'TRON' : 'EVM';
 
 /**
- * The receiving account of an item. The request may omit `network_code`; the decoded account
- * always carries it (sent or inferred), so each payout knows its network.
- */
-export interface CryptoBeneficiaryAccount {
-  readonly address: string;
-  readonly network_code: CryptoNetworkCode;
-  readonly display_name?: string;
-}
-
-/** One item: it becomes a payout of its own, with order_no as the payout's reference. */
-export interface CryptoBatchItem {
-  readonly order_no: string;
-  /** A decimal string at the batch currency's scale ("12.500000"). */
-  readonly amount: string;
-  readonly beneficiary_account: CryptoBeneficiaryAccount;
-}
-
-/**
  * What makes two receiving addresses "the same" in a batch: EVM hex is case-insensitive (a
  * checksummed and a lower-case spelling are one account); TRON base58 is compared exactly.
  */
 export const receivingAddressKey = (address: string): string =>
   address.startsWith('0x') ? address.toLowerCase() : address;
 
-type JsonObject = Readonly<Record<string, unknown>>;
-
-const isJsonObject = (u: unknown): u is JsonObject =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
-
-/** JSON `null` reads as absent, as elsewhere in the codecs. */
-const presentValue = (object: JsonObject, key: string): unknown => {
-  const value = Object.hasOwn(object, key) ? object[key] : undefined;
-  return value === null ? undefined : value;
-};
-
-const isBlank = (value: string): boolean => value.trim() === '';
-
 const validationFailed = (): PayrailError => payrailError('validation_failed');
+const absent = (u: unknown): boolean => u === undefined;
 
-const decodeAccount = (u: unknown): E.Either<PayrailError, CryptoBeneficiaryAccount> => {
-  if (u === undefined || u === null) return E.left(payrailError('address_key_required'));
-  if (!isJsonObject(u)) return E.left(validationFailed());
-  const address = presentValue(u, 'address');
-  if (address === undefined) return E.left(payrailError('address_key_required'));
-  const sentNetwork = presentValue(u, 'network_code');
-  if (sentNetwork !== undefined && typeof sentNetwork !== 'string') {
-    return E.left(validationFailed());
-  }
-  if (sentNetwork !== undefined && !isCryptoNetworkCode(sentNetwork)) {
-    return E.left(payrailError('network_not_found'));
-  }
-  const displayName = presentValue(u, 'display_name');
-  if (displayName !== undefined && typeof displayName !== 'string') {
-    return E.left(validationFailed());
-  }
-  if (typeof address !== 'string') return E.left(validationFailed());
-  if (isBlank(address)) return E.left(payrailError('receiving_address_required'));
-  const network_code = sentNetwork ?? inferNetworkCode(address);
-  const account: CryptoBeneficiaryAccount = {
-    address,
-    network_code,
-    ...(displayName === undefined ? {} : { display_name: displayName }),
-  };
-  if (network_code === 'TRON') {
-    return isTronAddress(address) ? E.right(account) : E.left(payrailError('invalid_tron_address'));
-  }
-  return isEvmAddress(address) ? E.right(account) : E.left(payrailError('invalid_evm_address'));
+// ---------------------------------------------------------------------------------------------
+// The receiving account of an item
+
+/** The network the account is read on: the one sent, else the one its address implies. */
+const networkOf = (sent: unknown, address: unknown): CryptoNetworkCode =>
+  isCryptoNetworkCode(sent) ? sent : inferNetworkCode(typeof address === 'string' ? address : '');
+
+/**
+ * `network_code`: a string (`Validation Failed`) naming EVM or TRON (`network not found`). When
+ * not sent it is inferred from the address (a non-string address fails at its own place), so
+ * the decoded account always carries the network its payout goes out on.
+ */
+const NetworkCode = leafFrom<CryptoNetworkCode>(
+  'CryptoNetworkCode',
+  isCryptoNetworkCode,
+  (u, sibling) => {
+    if (u === undefined) return E.right(networkOf(undefined, sibling('address')));
+    if (typeof u !== 'string') return E.left(validationFailed());
+    return isCryptoNetworkCode(u) ? E.right(u) : E.left(payrailError('network_not_found'));
+  },
+  {
+    type: 'string',
+    enum: [...cryptoNetworkCodes],
+    description: 'omitted: TRON for an address starting with T, else EVM',
+  },
+);
+
+const DisplayName = leaf<string>(
+  'CryptoDisplayName',
+  (u): u is string => typeof u === 'string',
+  validationFailed,
+  { type: 'string' },
+);
+
+/**
+ * The address: a string (`Validation Failed`), not blank (`receiving address required`), valid on
+ * the account's network (`invalid EVM receiving address` / `invalid TRON receiving address`).
+ */
+const ReceivingAddress = leafFrom<string>(
+  'ReceivingAddress',
+  (u): u is string => isEvmAddress(u) || isTronAddress(u),
+  (u, sibling) => {
+    if (typeof u !== 'string') return E.left(validationFailed());
+    if (isBlank(u)) return E.left(payrailError('receiving_address_required'));
+    if (networkOf(sibling('network_code'), u) === 'TRON') {
+      return isTronAddress(u) ? E.right(u) : E.left(payrailError('invalid_tron_address'));
+    }
+    return isEvmAddress(u) ? E.right(u) : E.left(payrailError('invalid_evm_address'));
+  },
+  { type: 'string', description: 'EVM (0x...) or TRON (T...) address' },
+);
+
+/**
+ * `beneficiary_account`: an object (`Validation Failed`); the address key first
+ * (`beneficiary_account.address required`, a blank address is judged later), then network_code,
+ * display_name and the address itself, in that order.
+ */
+const CryptoBeneficiaryAccount = request(
+  'CryptoBeneficiaryAccount',
+  {
+    required: t.type({ address: defined(payrailError('address_key_required')) }),
+    format: t.intersection([
+      t.type({ network_code: NetworkCode }),
+      t.partial({ display_name: DisplayName }),
+      t.type({ address: ReceivingAddress }),
+    ]),
+  },
+  validationFailed(),
+);
+
+/**
+ * The receiving account of an item. The request may omit `network_code`; the decoded account
+ * always carries it (sent or inferred), so each payout knows its network.
+ */
+export type CryptoBeneficiaryAccount = t.TypeOf<typeof CryptoBeneficiaryAccount>;
+
+const accountSchema: LeafSchema = {
+  type: 'object',
+  properties: {
+    address: ReceivingAddress.schema,
+    network_code: NetworkCode.schema,
+    display_name: DisplayName.schema,
+  },
+  required: ['address'],
 };
 
-const decodeItem =
-  (currency: CryptoCurrency) =>
-  (u: unknown): E.Either<PayrailError, CryptoBatchItem> => {
-    if (!isJsonObject(u)) return E.left(validationFailed());
-    const orderNo = presentValue(u, 'order_no');
-    if (orderNo === undefined) return E.left(payrailError('order_no_required'));
-    if (typeof orderNo !== 'string') return E.left(validationFailed());
-    if (isBlank(orderNo)) return E.left(payrailError('order_no_required'));
-    const rawAmount = presentValue(u, 'amount');
-    if (rawAmount === undefined) return E.left(payrailError('field_required', { field: 'amount' }));
-    return pipe(
-      parseAmount(rawAmount, currency),
-      E.filterOrElse(isPositive, (): PayrailError => payrailError('amount_must_be_positive')),
-      E.flatMap((amount) =>
-        pipe(
-          decodeAccount(
-            Object.hasOwn(u, 'beneficiary_account') ? u.beneficiary_account : undefined,
-          ),
-          E.map(
-            (beneficiary_account): CryptoBatchItem => ({
-              order_no: orderNo,
-              amount: formatAmount(amount),
-              beneficiary_account,
-            }),
-          ),
+// ---------------------------------------------------------------------------------------------
+// Items
+
+/** order_no: absent -> `order_no required`, then a string (`Validation Failed`), then not blank. */
+const OrderNo = leafFrom<string>(
+  'CryptoOrderNo',
+  (u): u is string => typeof u === 'string' && !isBlank(u),
+  (u) => {
+    if (typeof u !== 'string') return E.left(validationFailed());
+    return isBlank(u) ? E.left(payrailError('order_no_required')) : E.right(u);
+  },
+  {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: "unique per merchant; becomes the item's payout reference",
+  },
+);
+
+/** An amount of the batch currency, answered at its scale ("12.5" -> "12.500000"). */
+const readCryptoAmount = (u: unknown, currency: CryptoCurrency): E.Either<PayrailError, string> =>
+  pipe(
+    parseAmount(u, currency),
+    E.filterOrElse(isPositive, (): PayrailError => payrailError('amount_must_be_positive')),
+    E.map(formatAmount),
+  );
+
+const cryptoAmount = (currency: CryptoCurrency) =>
+  leafFrom<string>(
+    `CryptoAmount(${currency})`,
+    (u): u is string => {
+      const read = readCryptoAmount(u, currency);
+      return E.isRight(read) && read.right === u;
+    },
+    (u) => readCryptoAmount(u, currency),
+    {
+      type: 'string',
+      pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+      description: 'greater than 0, at most the batch currency scale of decimals',
+    },
+  );
+
+/**
+ * One item, which becomes a payout of its own with order_no as the payout's reference: an object
+ * (`Validation Failed`), then order_no, amount (`amount required`, its decimal format, `amount must
+ * be greater than zero`) and beneficiary_account, in that order.
+ */
+const cryptoBatchItem = (currency: CryptoCurrency) =>
+  request(
+    'CryptoBatchItem',
+    {
+      format: t.type({
+        order_no: requiredField(OrderNo, payrailError('order_no_required'), absent),
+        amount: requiredField(
+          cryptoAmount(currency),
+          payrailError('field_required', { field: 'amount' }),
+          absent,
         ),
-      ),
-    );
-  };
+        beneficiary_account: requiredField(
+          CryptoBeneficiaryAccount,
+          payrailError('address_key_required'),
+          absent,
+        ),
+      }),
+    },
+    validationFailed(),
+  );
+type CryptoBatchItemCodec = ReturnType<typeof cryptoBatchItem>;
+
+/** One item of a batch; `amount` is a decimal string at the batch currency's scale ("12.500000"). */
+export type CryptoBatchItem = t.TypeOf<CryptoBatchItemCodec>;
+
+/** The item codec of each crypto currency (the amounts' scale is the currency's). */
+const itemCodecs: Readonly<Record<CryptoCurrency, CryptoBatchItemCodec>> = {
+  USDT: cryptoBatchItem('USDT'),
+  USDC: cryptoBatchItem('USDC'),
+};
 
 /** The first value that repeats, if any. */
 const firstRepeat = <A>(values: readonly A[]): A | undefined => {
@@ -186,109 +280,140 @@ export const duplicateInRequestRefusal = (
   return undefined;
 };
 
-const decodeItems =
-  (currency: CryptoCurrency) =>
-  (u: unknown): E.Either<PayrailError, readonly CryptoBatchItem[]> => {
-    if (u === undefined) return E.left(payrailError('items_required'));
-    if (!Array.isArray(u)) return E.left(validationFailed());
-    if (u.length < 1 || u.length > maxBatchItems) return E.left(payrailError('items_length'));
-    const items: CryptoBatchItem[] = [];
-    for (const raw of u) {
-      const item = decodeItem(currency)(raw);
-      if (E.isLeft(item)) return item;
-      items.push(item.right);
-    }
-    const duplicate = duplicateInRequestRefusal(items);
-    return duplicate === undefined ? E.right(items) : E.left(duplicate);
-  };
-
-/** `POST /payment/crypto-payouts/batches`. `submit` omitted means true (decisions §6). */
-export interface CryptoBatchCreateRequest {
-  readonly currency: CryptoCurrency;
-  readonly method_id: number;
-  readonly items: readonly CryptoBatchItem[];
-  /** false keeps the approved batch waiting for `POST .../submit`; true submits it on approval. */
-  readonly submit?: boolean;
-}
-
-const isMethodId = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-
-const checkCryptoBatchCreateRequest = (
+/**
+ * A list of items: an array (`Validation Failed`) of 1 to 500 (`items length must be between 1
+ * and 500`), each item in array order, then the duplicates across them. A list leaf, not a
+ * `t.array`: its length is judged before any item, and the duplicates after every item.
+ */
+const readItems = (
   u: unknown,
-): E.Either<PayrailError, CryptoBatchCreateRequest> => {
-  if (!isJsonObject(u)) return E.left(payrailError('request_required'));
-  const currency = presentValue(u, 'currency');
-  if (currency === undefined || currency === '') return E.left(payrailError('currency_required'));
-  if (!isCryptoCurrency(currency)) return E.left(payrailError('only_crypto_currency'));
-  const methodId = presentValue(u, 'method_id');
-  if (methodId === undefined) return E.left(payrailError('method_id_required'));
-  if (!isMethodId(methodId)) return E.left(validationFailed());
-  const submit = presentValue(u, 'submit');
-  if (submit !== undefined && typeof submit !== 'boolean') return E.left(validationFailed());
-  // Without `items` the batch is an empty draft (items added later, as Wise batch groups do);
-  // approving or submitting it before it has items is `batch has no items`.
-  const sentItems = presentValue(u, 'items');
-  return pipe(
-    sentItems === undefined ? E.right([]) : decodeItems(currency)(sentItems),
-    E.map(
-      (items): CryptoBatchCreateRequest => ({
-        currency,
-        method_id: methodId,
-        items,
-        ...(submit === undefined ? {} : { submit }),
-      }),
-    ),
-  );
+  currency: CryptoCurrency,
+): E.Either<PayrailError, readonly CryptoBatchItem[]> => {
+  if (!Array.isArray(u)) return E.left(validationFailed());
+  if (u.length < 1 || u.length > maxBatchItems) return E.left(payrailError('items_length'));
+  const items: CryptoBatchItem[] = [];
+  for (const raw of u) {
+    const item = decodeWith(itemCodecs[currency])(raw);
+    if (E.isLeft(item)) return item;
+    items.push(item.right);
+  }
+  const duplicate = duplicateInRequestRefusal(items);
+  return duplicate === undefined ? E.right(items) : E.left(duplicate);
 };
 
-/** `POST .../batches/{batch_id}/items` body; amounts are read at the batch currency's scale. */
-export interface CryptoBatchItemsRequest {
-  readonly items: readonly CryptoBatchItem[];
-}
+const isItemList = (u: unknown): u is readonly CryptoBatchItem[] =>
+  Array.isArray(u) &&
+  u.length >= 1 &&
+  u.length <= maxBatchItems &&
+  cryptoCurrencies.some((currency) => u.every((item) => itemCodecs[currency].is(item))) &&
+  duplicateInRequestRefusal(u) === undefined;
 
-const checkCryptoBatchItemsRequest =
-  (currency: CryptoCurrency) =>
-  (u: unknown): E.Either<PayrailError, CryptoBatchItemsRequest> => {
-    if (!isJsonObject(u)) return E.left(payrailError('request_required'));
-    return pipe(
-      decodeItems(currency)(presentValue(u, 'items')),
-      E.map((items) => ({ items })),
-    );
-  };
-
-const codecFromCheck = <A>(
-  name: string,
-  check: (u: unknown) => E.Either<PayrailError, A>,
-): t.Type<A, A, unknown> =>
-  codecOf<A>(
-    name,
-    (u): u is A => E.isRight(check(u)),
-    (u, c) =>
-      pipe(
-        check(u),
-        E.fold(
-          (error) => fail<A>(u, c, error),
-          (a) => t.success(a),
-        ),
-      ),
+/** The items leaf; `currencyOf` names the currency whose scale the amounts are read at. */
+const cryptoBatchItems = (currencyOf: (sibling: Sibling) => CryptoCurrency) =>
+  leafFrom<readonly CryptoBatchItem[]>(
+    'CryptoBatchItems',
+    isItemList,
+    (u, sibling) => readItems(u, currencyOf(sibling)),
+    {
+      type: 'array',
+      minItems: 1,
+      maxItems: maxBatchItems,
+      items: {
+        type: 'object',
+        properties: {
+          order_no: OrderNo.schema,
+          amount: cryptoAmount('USDT').schema,
+          beneficiary_account: accountSchema,
+        },
+        required: ['order_no', 'amount', 'beneficiary_account'],
+      },
+    },
   );
 
-/** Codec of the create body; decoded amounts come out at the currency's scale. */
-export const CryptoBatchCreateRequest: t.Type<
-  CryptoBatchCreateRequest,
-  CryptoBatchCreateRequest,
-  unknown
-> = requestBody(codecFromCheck('CryptoBatchCreateRequest', checkCryptoBatchCreateRequest));
+// ---------------------------------------------------------------------------------------------
+// Create and add-items
+
+const BatchCurrency = leaf<CryptoCurrency>(
+  'BatchCurrency',
+  isCryptoCurrency,
+  () => payrailError('only_crypto_currency'),
+  { type: 'string', enum: [...cryptoCurrencies] },
+);
+
+const MethodId = leaf<number>(
+  'PayoutMethodId',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
+  validationFailed,
+  { type: 'integer', minimum: 1, description: 'payout method id (payout-methods lookup)' },
+);
+
+const Submit = leaf<boolean>(
+  'SubmitOnApproval',
+  (u): u is boolean => typeof u === 'boolean',
+  validationFailed,
+  {
+    type: 'boolean',
+    default: true,
+    description:
+      'false keeps the approved batch waiting for `POST .../submit`; true submits it on approval',
+  },
+);
+
+/**
+ * The create body's items are read at the scale of the body's own currency. A body whose
+ * currency is not a crypto one fails on currency first, so any scale does for its items.
+ */
+const currencyOfBody = (sibling: Sibling): CryptoCurrency => {
+  const currency = sibling('currency');
+  return isCryptoCurrency(currency) ? currency : 'USDT';
+};
+
+/**
+ * `POST /payment/crypto-payouts/batches`, in the precedence of the header: currency (absent,
+ * `null` or `""` -> `currency required`), method_id, submit, then items. Without `items` the
+ * batch is an empty draft (items added later, as Wise batch groups do); approving or submitting
+ * it before it has items is `batch has no items`. `submit` omitted means true (decisions §6) and
+ * stays omitted in the decoded request.
+ */
+export const CryptoBatchCreateRequest = request('CryptoBatchCreateRequest', {
+  format: t.intersection([
+    t.type({
+      currency: requiredField(
+        BatchCurrency,
+        payrailError('currency_required'),
+        (u) => u === undefined || u === '',
+      ),
+      method_id: requiredField(MethodId, payrailError('method_id_required'), absent),
+    }),
+    t.partial({ submit: Submit }),
+    t.type({ items: withDefault(cryptoBatchItems(currencyOfBody), []) }),
+  ]),
+});
+export type CryptoBatchCreateRequest = t.TypeOf<typeof CryptoBatchCreateRequest>;
+
+/** `POST .../batches/{batch_id}/items`: `{items}`, absent -> `items required`. */
+const cryptoBatchItemsRequest = (currency: CryptoCurrency) =>
+  request('CryptoBatchItemsRequest', {
+    format: t.type({
+      items: requiredField(
+        cryptoBatchItems(() => currency),
+        payrailError('items_required'),
+        absent,
+      ),
+    }),
+  });
+export type CryptoBatchItemsRequest = t.TypeOf<ReturnType<typeof cryptoBatchItemsRequest>>;
+
+const itemsRequests = {
+  USDT: cryptoBatchItemsRequest('USDT'),
+  USDC: cryptoBatchItemsRequest('USDC'),
+} satisfies Record<CryptoCurrency, unknown>;
 
 /**
  * Codec of the add-items body for a batch of `currency`: the amount's scale is the batch's, which
- * the body does not carry, so the codec is made per currency.
+ * the body does not carry, so there is one codec per currency.
  */
-export const CryptoBatchItemsRequest = (
-  currency: CryptoCurrency,
-): t.Type<CryptoBatchItemsRequest, CryptoBatchItemsRequest, unknown> =>
-  requestBody(codecFromCheck('CryptoBatchItemsRequest', checkCryptoBatchItemsRequest(currency)));
+export const CryptoBatchItemsRequest = (currency: CryptoCurrency) => itemsRequests[currency];
 
 /** Decodes a create body into the request or its catalogue error. */
 export const decodeCryptoBatchCreateRequest = decodeWith(CryptoBatchCreateRequest);
@@ -297,7 +422,7 @@ export const decodeCryptoBatchCreateRequest = decodeWith(CryptoBatchCreateReques
 export const decodeCryptoBatchItemsRequest = (
   currency: CryptoCurrency,
 ): ((u: unknown) => E.Either<PayrailError, CryptoBatchItemsRequest>) =>
-  decodeWith(CryptoBatchItemsRequest(currency));
+  decodeWith(itemsRequests[currency]);
 
 // ---------------------------------------------------------------------------------------------
 // Rules that need storage or configuration: pure functions over the data the engine loads.

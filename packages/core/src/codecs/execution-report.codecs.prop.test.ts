@@ -65,3 +65,38 @@ describe('the executor report', () => {
     expect(messageOf({ status: 'failed', reason: 'x'.repeat(256) })).toBe('decoded');
   });
 });
+
+describe('the executor report: idempotence and precedence', () => {
+  it('a decoded report decodes to itself', () => {
+    fc.assert(
+      fc.property(status, reason, extra, (s, r, rest) => {
+        const once = decodeExecutionReport({ ...rest, status: s, reason: r });
+        if (once._tag === 'Left') throw new Error(once.left.message);
+        expect(decodeExecutionReport(once.right)).toEqual(once);
+      }),
+    );
+  });
+
+  it('a broken status answers before a broken reason', () => {
+    const brokenStatus = fc.oneof(
+      fc.constantFrom(undefined, null, '', ' ').map((value) => [value, 'status required'] as const),
+      fc
+        .string({ minLength: 1 })
+        .filter(
+          (value) =>
+            value.trim() !== '' && !(executionReportStatuses as readonly string[]).includes(value),
+        )
+        .map((value) => [value, 'invalid status'] as const),
+    );
+    const brokenReason = fc.oneof(
+      fc.constantFrom(undefined, null, ' ', 42, {}),
+      fc.string({ minLength: executionReasonMaxLength + 1, maxLength: 400 }),
+    );
+    fc.assert(
+      fc.property(brokenStatus, brokenReason, ([value, message], bad) => {
+        const decoded = decodeExecutionReport({ status: value, reason: bad });
+        expect(decoded._tag === 'Left' && decoded.left.message).toBe(message);
+      }),
+    );
+  });
+});

@@ -6,10 +6,59 @@
  * (`reason required`) that is a string of at most 256 characters (`Validation Failed`, as the
  * operators' reasons). `null` reads as absent; a reason beside another status, and any other key,
  * is ignored.
+ *
+ * Whether `reason` is read at all depends on the status, which one stage cannot say: the report
+ * is read in two requests, the status first and then, for a failure, the failure's fields.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { isBlank, isJsonObject, presentValue } from './beneficiary.codecs.js';
+import { codePointLength, decodeWith, leaf, request, requiredField } from './codec-toolkit.js';
+
+export const executionReportStatuses = ['processing', 'completed', 'failed'] as const;
+export type ExecutionReportStatus = (typeof executionReportStatuses)[number];
+
+const isStatus = (u: unknown): u is ExecutionReportStatus =>
+  (executionReportStatuses as readonly unknown[]).includes(u);
+
+export const executionReasonMaxLength = 256;
+
+const ReportStatus = leaf<ExecutionReportStatus>(
+  'ExecutionReportStatus',
+  isStatus,
+  () => payrailError('invalid_status'),
+  { type: 'string', enum: [...executionReportStatuses] },
+);
+
+const FailedStatus = leaf<'failed'>(
+  'FailedExecutionStatus',
+  (u): u is 'failed' => u === 'failed',
+  () => payrailError('invalid_status'),
+  { const: 'failed' },
+);
+
+const FailureReason = leaf<string>(
+  'ExecutionFailureReason',
+  (u): u is string => typeof u === 'string' && codePointLength(u) <= executionReasonMaxLength,
+  () => payrailError('validation_failed'),
+  { type: 'string', minLength: 1, maxLength: executionReasonMaxLength },
+);
+
+/** Step 1: the status alone (absent or blank -> `status required`, else one of the three). */
+const ExecutionReportHead = request('ExecutionReportHead', {
+  format: t.type({
+    status: requiredField(ReportStatus, payrailError('field_required', { field: 'status' })),
+  }),
+});
+
+/** Step 2, for `failed` only: the reason becomes the payout's `execution_fail_reason`. */
+const FailedExecutionReport = request('FailedExecutionReport', {
+  format: t.type({
+    status: FailedStatus,
+    reason: requiredField(FailureReason, payrailError('field_required', { field: 'reason' })),
+  }),
+});
 
 /**
  * What a payout executor (`PayoutExecutor`) reports about a payout it received, through
@@ -19,36 +68,14 @@ import { isBlank, isJsonObject, presentValue } from './beneficiary.codecs.js';
  * `processing` first is fine: the payout passes through processing.
  */
 export type ExecutionReport =
-  | { readonly status: 'processing' }
-  | { readonly status: 'completed' }
-  | { readonly status: 'failed'; readonly reason: string };
+  | { readonly status: Exclude<ExecutionReportStatus, 'failed'> }
+  | t.TypeOf<typeof FailedExecutionReport>;
 
-export type ExecutionReportStatus = ExecutionReport['status'];
-
-export const executionReportStatuses = [
-  'processing',
-  'completed',
-  'failed',
-] as const satisfies readonly ExecutionReportStatus[];
-
-const isStatus = (u: unknown): u is ExecutionReportStatus =>
-  (executionReportStatuses as readonly unknown[]).includes(u);
-
-export const executionReasonMaxLength = 256;
-
-export const decodeExecutionReport = (input: unknown): E.Either<PayrailError, ExecutionReport> => {
-  if (!isJsonObject(input)) return E.left(payrailError('request_required'));
-  const status = presentValue(input, 'status');
-  if (status === undefined || (typeof status === 'string' && isBlank(status))) {
-    return E.left(payrailError('field_required', { field: 'status' }));
-  }
-  if (!isStatus(status)) return E.left(payrailError('invalid_status'));
-  if (status !== 'failed') return E.right({ status });
-  const reason = presentValue(input, 'reason');
-  if (reason === undefined || (typeof reason === 'string' && isBlank(reason))) {
-    return E.left(payrailError('field_required', { field: 'reason' }));
-  }
-  return typeof reason === 'string' && Array.from(reason).length <= executionReasonMaxLength
-    ? E.right({ status, reason })
-    : E.left(payrailError('validation_failed'));
-};
+export const decodeExecutionReport = (input: unknown): E.Either<PayrailError, ExecutionReport> =>
+  pipe(
+    decodeWith(ExecutionReportHead)(input),
+    E.chain(
+      ({ status }): E.Either<PayrailError, ExecutionReport> =>
+        status === 'failed' ? decodeWith(FailedExecutionReport)(input) : E.right({ status }),
+    ),
+  );

@@ -1,7 +1,10 @@
 /**
- * Query parameters of the list endpoints (decisions §9), one codec per endpoint. Parameters
- * arrive as strings (`Record<string, string | undefined>` from URLSearchParams) and decode to
- * typed values with the defaults filled in.
+ * Query parameters of the list endpoints (decisions §9), one io-ts codec per endpoint built with
+ * the codec toolkit: a `request` over the query object whose `format` stage is a `t.partial` of
+ * one leaf per parameter, in the interface's order (every parameter may be left out; a defaulted
+ * one is a `withDefault`), each leaf carrying its schema, so the document reads the parameters
+ * from the codec itself. Parameters arrive as strings (`Record<string, string | undefined>` from
+ * URLSearchParams) and decode to typed values with the defaults filled in.
  *
  * Rules shared by every list:
  *  - `limit` defaults to 20 and is 1..100; `offset` defaults to 0 and is >= 0; both are plain
@@ -16,7 +19,7 @@
  *    after `end_at` is `invalid end_at`.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { recordTypes } from '../ledger/ledger.js';
 import { orderStatuses } from '../machines/order-status.js';
@@ -24,8 +27,17 @@ import { executionStatuses, reviewStatuses } from '../machines/payout.machine.js
 import { currencies } from '../money/money.js';
 import { type ChainNetwork, chainNetworks } from '../money/pay-tokens.js';
 import type { SortOrder } from '../ports/store.js';
-import { isJsonObject } from './beneficiary.codecs.js';
-import { codecOf, fail } from './codec-toolkit.js';
+import {
+  DefaultType,
+  isJsonObject,
+  type LeafSchema,
+  type LeafType,
+  leafFrom,
+  type RequestType,
+  request,
+  rule,
+  sameJson,
+} from './codec-toolkit.js';
 
 // ---------------------------------------------------------------------------------------------
 // Allowed values of the filters
@@ -42,7 +54,7 @@ export const payoutStatusFilterValues = [
 ] as const;
 /** The interface's order states plus `closed` (decisions §4): the order machine's statuses. */
 export const orderStatusFilterValues = orderStatuses;
-export const sortOrders = ['asc', 'desc'] as const satisfies readonly SortOrder[];
+const sortOrders = ['asc', 'desc'] as const satisfies readonly SortOrder[];
 
 export const listLimits = { defaultLimit: 20, maxLimit: 100, defaultOffset: 0 } as const;
 
@@ -53,67 +65,6 @@ const maxUnixSeconds = 253_402_300_799;
 // Parameters
 
 export type QueryValue = string | number | boolean;
-
-/** How one parameter reads its raw string; `undefined` means the value is bad. */
-export interface QueryParam<A extends QueryValue> {
-  parse(raw: string): A | undefined;
-}
-
-/** A parameter that takes `fallback` when not sent. */
-export interface DefaultedQueryParam<A extends QueryValue> extends QueryParam<A> {
-  readonly fallback: A;
-}
-
-type QueryParams = Readonly<Record<string, QueryParam<QueryValue>>>;
-
-type ValueOf<P> = P extends QueryParam<infer A> ? A : never;
-type DefaultedKey<P extends QueryParams> = {
-  [K in keyof P]: P[K] extends DefaultedQueryParam<QueryValue> ? K : never;
-}[keyof P];
-type Flatten<T> = { readonly [K in keyof T]: T[K] };
-
-/** The decoded query: defaulted parameters always there, the others only when sent. */
-export type ListQueryOf<P extends QueryParams> = Flatten<
-  { readonly [K in DefaultedKey<P>]: ValueOf<P[K]> } & {
-    readonly [K in Exclude<keyof P, DefaultedKey<P>>]?: ValueOf<P[K]>;
-  }
->;
-
-const oneOf = <const V extends readonly string[]>(values: V): QueryParam<V[number]> => ({
-  parse: (raw) => (values.includes(raw) ? (raw as V[number]) : undefined),
-});
-
-const integerBetween = (min: number, max: number): QueryParam<number> => ({
-  parse: (raw) => {
-    if (!/^(0|[1-9][0-9]{0,15})$/.test(raw)) return undefined;
-    const value = Number(raw);
-    return value >= min && value <= max ? value : undefined;
-  },
-});
-
-/** A free-text filter (reference, out_trade_no, ...): matched exactly, at most 256 characters. */
-const text: QueryParam<string> = {
-  parse: (raw) => (Array.from(raw).length <= 256 ? raw : undefined),
-};
-
-const flag: QueryParam<boolean> = {
-  parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
-};
-
-const withDefault = <A extends QueryValue>(
-  param: QueryParam<A>,
-  fallback: A,
-): DefaultedQueryParam<A> => ({ parse: param.parse, fallback });
-
-const unixSeconds = integerBetween(0, maxUnixSeconds);
-const currency = oneOf(currencies);
-const network = oneOf(Object.keys(chainNetworks) as readonly ChainNetwork[]);
-
-const page = {
-  limit: withDefault(integerBetween(1, listLimits.maxLimit), listLimits.defaultLimit),
-  offset: withDefault(integerBetween(0, Number.MAX_SAFE_INTEGER), listLimits.defaultOffset),
-};
-const timeWindow = { start_at: unixSeconds, end_at: unixSeconds };
 
 /** The catalogue error of a bad parameter: the three status filters have messages of their own. */
 const invalidParam = (param: string): PayrailError => {
@@ -129,6 +80,102 @@ const invalidParam = (param: string): PayrailError => {
   }
 };
 
+/**
+ * One parameter: its wire string read by `parse` (`undefined`: a bad value), anything else (a
+ * repeated parameter read as a list) bad too; a bad value is `invalid <param>`. The schema is
+ * what the document says of the parameter, its `description` included.
+ */
+const param = <A extends QueryValue>(
+  name: string,
+  is: (u: unknown) => u is A,
+  parse: (raw: string) => A | undefined,
+  schema: LeafSchema,
+): LeafType<A> =>
+  leafFrom<A>(
+    `QueryParam(${name})`,
+    is,
+    (u) => {
+      const value = typeof u === 'string' ? parse(u) : undefined;
+      return value === undefined ? E.left(invalidParam(name)) : E.right(value);
+    },
+    schema,
+  );
+
+const oneOf = <const V extends readonly string[]>(name: string, values: V, description: string) => {
+  const is = (u: unknown): u is V[number] => (values as readonly unknown[]).includes(u);
+  return param<V[number]>(name, is, (raw) => (is(raw) ? raw : undefined), {
+    type: 'string',
+    enum: [...values],
+    description,
+  });
+};
+
+const integerBetween = (
+  name: string,
+  min: number,
+  max: number,
+  description: string,
+  documented: LeafSchema = { minimum: min },
+) => {
+  const is = (u: unknown): u is number =>
+    Number.isSafeInteger(u) && Number(u) >= min && Number(u) <= max;
+  return param<number>(
+    name,
+    is,
+    (raw) => (/^(0|[1-9][0-9]{0,15})$/.test(raw) && is(Number(raw)) ? Number(raw) : undefined),
+    { type: 'integer', ...documented, description },
+  );
+};
+
+/** A free-text filter (reference, out_trade_no, ...): matched exactly, at most 256 characters. */
+const text = (name: string, description: string) => {
+  const is = (u: unknown): u is string => typeof u === 'string' && Array.from(u).length <= 256;
+  return param<string>(name, is, (raw) => (is(raw) ? raw : undefined), {
+    type: 'string',
+    maxLength: 256,
+    description,
+  });
+};
+
+/** `true` or `false`, documented as the strings they are on the wire. */
+const flag = (name: string, description: string) =>
+  param<boolean>(
+    name,
+    (u): u is boolean => typeof u === 'boolean',
+    (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
+    { type: 'string', enum: ['true', 'false'], description },
+  );
+
+/**
+ * A parameter that takes `value` when not sent (toolkit `withDefault`, built as its class so the
+ * decoded query's type knows the parameter is always there).
+ */
+const withDefault = <A>(codec: t.Type<A, A, unknown>, value: A): DefaultType<A> =>
+  new DefaultType(codec, value);
+
+const unixSeconds = (name: string, description: string) =>
+  integerBetween(name, 0, maxUnixSeconds, description);
+const currency = oneOf('currency', currencies, 'currency code');
+const network = oneOf('network', Object.keys(chainNetworks) as readonly ChainNetwork[], 'network');
+
+const page = {
+  limit: withDefault(
+    integerBetween('limit', 1, listLimits.maxLimit, 'page size', {
+      minimum: 1,
+      maximum: listLimits.maxLimit,
+    }),
+    listLimits.defaultLimit,
+  ),
+  offset: withDefault(
+    integerBetween('offset', 0, Number.MAX_SAFE_INTEGER, 'items to skip'),
+    listLimits.defaultOffset,
+  ),
+};
+const timeWindow = {
+  start_at: unixSeconds('start_at', 'created_at >= (Unix seconds)'),
+  end_at: unixSeconds('end_at', 'created_at <= (Unix seconds)'),
+};
+
 /** The wire form of a decoded query, e.g. for the next page's link (`offset + limit`). */
 export const toQueryParams = (
   query: Readonly<Record<string, QueryValue | undefined>>,
@@ -142,62 +189,87 @@ export const toQueryParams = (
 const isQueryValue = (u: unknown): u is QueryValue =>
   typeof u === 'string' || typeof u === 'number' || typeof u === 'boolean';
 
-const checkQuery = <P extends QueryParams>(
-  params: P,
-  u: unknown,
-): E.Either<PayrailError, ListQueryOf<P>> => {
-  if (!isJsonObject(u)) return E.left(payrailError('validation_failed'));
-  const decoded: Record<string, QueryValue> = {};
-  for (const [key, param] of Object.entries(params)) {
-    const raw = Object.hasOwn(u, key) ? u[key] : undefined;
-    if (raw === undefined || raw === '') {
-      if ('fallback' in param) decoded[key] = (param as DefaultedQueryParam<QueryValue>).fallback;
-      continue;
-    }
-    const value = typeof raw === 'string' ? param.parse(raw) : undefined;
-    if (value === undefined) return E.left(invalidParam(key));
-    decoded[key] = value;
+type Flatten<T> = { readonly [K in keyof T]: T[K] };
+type DefaultedKey<P extends t.Props> = {
+  [K in keyof P]: P[K] extends { readonly _tag: 'DefaultType' } ? K : never;
+}[keyof P];
+
+/** The decoded query: defaulted parameters always there, the others only when sent. */
+export type ListQueryOf<P extends t.Props> = Flatten<
+  { readonly [K in DefaultedKey<P>]: t.TypeOf<P[K]> } & {
+    readonly [K in Exclude<keyof P, DefaultedKey<P>>]?: t.TypeOf<P[K]>;
   }
-  const { start_at: startAt, end_at: endAt } = decoded;
-  if (typeof startAt === 'number' && typeof endAt === 'number' && startAt > endAt) {
-    return E.left(invalidParam('end_at'));
-  }
-  return E.right(decoded as ListQueryOf<P>);
+>;
+
+/** A number the decoded query holds under `key`, if any. */
+const numberAt = (query: object, key: string): number | undefined => {
+  const value: unknown = Reflect.get(query, key);
+  return typeof value === 'number' ? value : undefined;
 };
 
+/** `start_at` after `end_at` is `invalid end_at` (a query without the window passes). */
+const timeWindowInOrder = rule<object>(
+  (query) => {
+    const [startAt, endAt] = [numberAt(query, 'start_at'), numberAt(query, 'end_at')];
+    return startAt === undefined || endAt === undefined || startAt <= endAt;
+  },
+  () => invalidParam('end_at'),
+);
+
 /**
- * A list endpoint's query codec. It decodes the wire strings; `encode` gives them back, and `is`
- * holds for decoded queries (every defaulted parameter there, nothing else).
+ * A list endpoint's query codec: a `request` over the query object (not an object: `Validation
+ * Failed`) whose `format` is a `t.partial` of the parameters in their declared order, so the
+ * first bad one answers; an empty value (`?status=`) is read as not sent. `encode` gives the wire
+ * strings back, and `is` holds for decoded queries (every defaulted parameter there, nothing
+ * else).
  */
-const listQuery = <P extends QueryParams>(
-  name: string,
-  params: P,
-): t.Type<ListQueryOf<P>, Record<string, string>, unknown> =>
-  codecOf<ListQueryOf<P>, Record<string, string>>(
-    name,
-    (u): u is ListQueryOf<P> => {
-      if (!isJsonObject(u) || !Object.values(u).every(isQueryValue)) return false;
-      const decoded = checkQuery(params, toQueryParams(u as Record<string, QueryValue>));
-      if (E.isLeft(decoded)) return false;
-      const keys = Object.keys(u);
-      const again: Readonly<Record<string, unknown>> = decoded.right;
-      return (
-        keys.length === Object.keys(again).length && keys.every((key) => again[key] === u[key])
-      );
-    },
-    (u, c) => {
-      const decoded = checkQuery(params, u);
-      return E.isRight(decoded) ? E.right(decoded.right) : fail(u, c, decoded.left);
-    },
-    toQueryParams,
-  );
+export class ListQueryType<P extends t.Props> extends t.Type<
+  ListQueryOf<P>,
+  Record<string, string>,
+  unknown
+> {
+  readonly _tag = 'ListQueryType' as const;
+  readonly query: RequestType<t.PartialC<P>>;
+  constructor(name: string, params: P) {
+    const query = request(
+      name,
+      { format: t.partial(params), rules: [timeWindowInOrder] },
+      payrailError('validation_failed'),
+    );
+    const validate = (u: unknown, c: t.Context): t.Validation<ListQueryOf<P>> =>
+      // The format stage filled in every defaulted parameter (`withDefault`), so the decoded
+      // partial object has the keys `ListQueryOf` says it always has.
+      query.validate(
+        isJsonObject(u)
+          ? Object.fromEntries(Object.entries(u).filter(([, value]) => value !== ''))
+          : u,
+        c,
+      ) as t.Validation<ListQueryOf<P>>;
+    const is = (u: unknown): u is ListQueryOf<P> => {
+      if (!isJsonObject(u)) return false;
+      const entries = Object.entries(u);
+      if (!entries.every(([, value]) => isQueryValue(value))) return false;
+      const again = validate(Object.fromEntries(entries.map(([k, v]) => [k, String(v)])), []);
+      return E.isRight(again) && sameJson(again.right, u);
+    };
+    super(name, is, validate, toQueryParams);
+    this.query = query;
+  }
+  /** The parameters, in their declared order: the structure the document reads. */
+  get format(): t.PartialC<P> {
+    return this.query.format;
+  }
+}
+
+const listQuery = <P extends t.Props>(name: string, params: P): ListQueryType<P> =>
+  new ListQueryType(name, params);
 
 // ---------------------------------------------------------------------------------------------
 // The list endpoints, parameters in the interface's order
 
 /** `GET /payment/accounts`. */
 export const AccountListQuery = listQuery('AccountListQuery', {
-  status: oneOf(accountStatusFilterValues),
+  status: oneOf('status', accountStatusFilterValues, 'status filter'),
   ...page,
 });
 export type AccountListQuery = t.TypeOf<typeof AccountListQuery>;
@@ -209,7 +281,7 @@ export type BalanceListQuery = t.TypeOf<typeof BalanceListQuery>;
 const fundingRecordParams = {
   currency,
   network,
-  status: oneOf(fundingStatusFilterValues),
+  status: oneOf('status', fundingStatusFilterValues, 'status filter'),
   ...timeWindow,
   ...page,
 };
@@ -228,21 +300,21 @@ export type WithdrawalListQuery = t.TypeOf<typeof WithdrawalListQuery>;
  */
 export const LedgerListQuery = listQuery('LedgerListQuery', {
   currency,
-  record_type: oneOf(recordTypes),
+  record_type: oneOf('record_type', recordTypes, 'ledger movement class'),
   ...timeWindow,
   ...page,
-  sort_by: withDefault(oneOf(['created_at']), 'created_at'),
-  sort_order: withDefault(oneOf(sortOrders), 'desc'),
+  sort_by: withDefault(oneOf('sort_by', ['created_at'], 'sort key'), 'created_at'),
+  sort_order: withDefault(oneOf('sort_order', sortOrders, 'asc or desc'), 'desc'),
 });
 export type LedgerListQuery = t.TypeOf<typeof LedgerListQuery>;
 
 /** `GET /payment/payouts` (decisions §2). */
 export const PayoutListQuery = listQuery('PayoutListQuery', {
-  reference: text,
-  client_request_id: text,
-  status: oneOf(payoutStatusFilterValues),
-  review_status: oneOf(reviewStatuses),
-  execution_status: oneOf(executionStatuses),
+  reference: text('reference', 'exact reference'),
+  client_request_id: text('client_request_id', 'exact client_request_id'),
+  status: oneOf('status', payoutStatusFilterValues, 'status filter'),
+  review_status: oneOf('review_status', reviewStatuses, 'review_status filter'),
+  execution_status: oneOf('execution_status', executionStatuses, 'execution_status filter'),
   ...timeWindow,
   ...page,
 });
@@ -250,8 +322,8 @@ export type PayoutListQuery = t.TypeOf<typeof PayoutListQuery>;
 
 /** `GET /payment/acquiring/orders` (decisions §4). */
 export const AcquiringOrderListQuery = listQuery('AcquiringOrderListQuery', {
-  out_trade_no: text,
-  status: oneOf(orderStatusFilterValues),
+  out_trade_no: text('out_trade_no', 'exact out_trade_no'),
+  status: oneOf('status', orderStatusFilterValues, 'status filter'),
   ...timeWindow,
   ...page,
 });
@@ -263,13 +335,17 @@ export type PayoutMethodListQuery = t.TypeOf<typeof PayoutMethodListQuery>;
 
 /** `GET /payment/payout-networks`: field schemas only with `include_schema=true`. */
 export const PayoutNetworkListQuery = listQuery('PayoutNetworkListQuery', {
-  method_id: integerBetween(1, Number.MAX_SAFE_INTEGER),
+  method_id: integerBetween('method_id', 1, Number.MAX_SAFE_INTEGER, 'payout method id'),
   currency,
-  include_schema: withDefault(flag, false),
+  include_schema: withDefault(flag('include_schema', 'field schemas too'), false),
 });
 export type PayoutNetworkListQuery = t.TypeOf<typeof PayoutNetworkListQuery>;
 
 /** `GET /payment/webhooks`. */
+/** A list with nothing to filter: the operator's catalogue pages (limit, offset). */
+export const PageQuery = listQuery('PageQuery', page);
+export type PageQuery = t.TypeOf<typeof PageQuery>;
+
 export const WebhookListQuery = listQuery('WebhookListQuery', page);
 export type WebhookListQuery = t.TypeOf<typeof WebhookListQuery>;
 

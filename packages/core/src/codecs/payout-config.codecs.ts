@@ -2,10 +2,11 @@
  * Bodies of the operator's payout API (decisions §8): the payout configuration (methods, network
  * schemas, routes with fees and limits) and the operator's actions on one payout (review, the
  * sandbox's execution outcome). Storage-free: whether a named method, network or account exists
- * is the engine's to check.
+ * is the engine's to check. Each body is one io-ts codec built with the codec toolkit; its
+ * `format` stage lists the fields in the order their rules are judged.
  *
  * A create body decodes to a complete draft, defaults filled in. An update body is merged into
- * the stored draft and the merged draft is checked by the create rules, so an update can never
+ * the stored draft and the merged draft is decoded by the create codec, so an update can never
  * leave an object that a create would have refused. Identifiers (method_id, code) are not
  * editable and are ignored in an update body.
  *
@@ -15,39 +16,66 @@
  * where a catalogue message says more (`currency not supported`, `schema required`,
  * `payout method not supported for currency type`, an unknown beneficiary field, a bad
  * validation_rule).
+ *
+ * Fields are judged one by one, each its presence then its format (not every presence first), so
+ * required fields are `requiredField`s. A rule the interface judges at a field's place but in the
+ * light of an earlier field (a method's currencies of its currency_type, a route's amounts at its
+ * currency's scale, max_amount not below min_amount) reads that sibling in its leaf: a cross-field
+ * `rules` stage would run after every field, later than the interface puts it.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import {
   type Currency,
   cryptoCurrencies,
+  currencies,
   Decimal,
   fiatCurrencies,
   formatAmount,
   isCurrency,
   parseAmount,
 } from '../money/money.js';
-import { beneficiaryFieldKeys, isBlank, isJsonObject, presentValue } from './beneficiary.codecs.js';
+import { beneficiaryFieldKeys } from './beneficiary.codecs.js';
 import { isValidationRule, type NetworkSchemaField } from './beneficiary-account.codecs.js';
+import {
+  decodeWith,
+  isBlank,
+  isJsonObject,
+  isMissing,
+  type JsonObject,
+  leaf,
+  leafFrom,
+  present,
+  presentValue,
+  request,
+  requiredField,
+  withDefault,
+} from './codec-toolkit.js';
 
 type Check<A> = E.Either<PayrailError, A>;
-type JsonBody = Readonly<Record<string, unknown>>;
 
-const required = (field: string): Check<never> => E.left(payrailError('field_required', { field }));
-const invalid = (): Check<never> => E.left(payrailError('validation_failed'));
-
-const isMissing = (u: unknown): boolean => u === undefined || (typeof u === 'string' && isBlank(u));
+const required = (field: string): PayrailError => payrailError('field_required', { field });
+const invalid = (): PayrailError => payrailError('validation_failed');
+const isAbsent = (u: unknown): boolean => u === undefined;
+const isOneOf =
+  <const V extends readonly unknown[]>(values: V) =>
+  (u: unknown): u is V[number] =>
+    values.includes(u);
 
 /** Operator labels (names, channel ids, account ids): 1-100 characters, no control characters. */
 const isLabel = (u: unknown): u is string =>
   typeof u === 'string' && !isBlank(u) && Array.from(u).length <= 100 && !/\p{Cc}/u.test(u);
+const labelSchema = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
 const isPositiveId = (u: unknown): u is number =>
   typeof u === 'number' && Number.isSafeInteger(u) && u >= 1;
 
 /** Network codes as the interface writes them: WALLETA, EVM, TRON. */
-export const isNetworkCode = (u: unknown): u is string =>
+const isNetworkCode = (u: unknown): u is string =>
   typeof u === 'string' && /^[A-Z][A-Z0-9_]{1,31}$/.test(u);
+const networkCodeSchema = { type: 'string', pattern: '^[A-Z][A-Z0-9_]{1,31}$' } as const;
 
 /** Schema field keys: walleta_email, walletb_account, address. */
 const isFieldKey = (u: unknown): u is string =>
@@ -56,47 +84,61 @@ const isFieldKey = (u: unknown): u is string =>
 export const payoutConfigStatuses = ['active', 'disabled'] as const;
 export type PayoutConfigStatus = (typeof payoutConfigStatuses)[number];
 
-const checkStatus = (u: unknown): Check<PayoutConfigStatus> =>
-  u === undefined
-    ? E.right('active')
-    : (payoutConfigStatuses as readonly unknown[]).includes(u)
-      ? E.right(u as PayoutConfigStatus)
-      : E.left(payrailError('invalid_status'));
+/** `active` unless sent; anything but active or disabled is `invalid status`. */
+const ConfigStatus = withDefault(
+  leaf<PayoutConfigStatus>(
+    'PayoutConfigStatus',
+    isOneOf(payoutConfigStatuses),
+    () => payrailError('invalid_status'),
+    { type: 'string', enum: [...payoutConfigStatuses] },
+  ),
+  'active',
+);
 
-/** A non-empty (unless `allowEmpty`) list of distinct values that each pass `is`. */
-const checkList = <A>(
-  u: unknown,
+const Label = leaf<string>('Label', isLabel, invalid, labelSchema);
+
+const PositiveId = leaf<number>('PositiveId', isPositiveId, invalid, {
+  type: 'integer',
+  minimum: 1,
+});
+
+const isUniqueList = <A>(u: unknown, is: (item: unknown) => item is A): u is readonly A[] =>
+  Array.isArray(u) && u.every(is) && new Set(u).size === u.length;
+
+/**
+ * A list of distinct values that each pass `is`: `[]` is `<field> required` unless `allowEmpty`,
+ * anything else malformed is `Validation Failed`.
+ */
+const distinctList = <A>(
+  name: string,
   field: string,
   is: (item: unknown) => item is A,
+  items: Readonly<Record<string, unknown>>,
   options: { readonly allowEmpty?: boolean } = {},
-): Check<readonly A[]> => {
-  if (u === undefined || (Array.isArray(u) && u.length === 0 && options.allowEmpty !== true)) {
-    return u === undefined && options.allowEmpty === true ? E.right([]) : required(field);
-  }
-  if (!Array.isArray(u) || !u.every(is) || new Set(u).size !== u.length) return invalid();
-  return E.right(u);
-};
-
-/** Runs the checks in order; the first Left answers. */
-const firstLeft = (checks: readonly (() => Check<unknown>)[]): PayrailError | undefined => {
-  for (const check of checks) {
-    const result = check();
-    if (E.isLeft(result)) return result.left;
-  }
-  return undefined;
-};
-
-const checkedValue = <A>(check: Check<A>): A => {
-  if (E.isLeft(check)) throw new TypeError('checked value expected');
-  return check.right;
-};
+) =>
+  leafFrom<readonly A[]>(
+    name,
+    (u): u is readonly A[] => isUniqueList(u, is) && (options.allowEmpty === true || u.length > 0),
+    (u) => {
+      if (Array.isArray(u) && u.length === 0 && options.allowEmpty !== true) {
+        return E.left(required(field));
+      }
+      return isUniqueList(u, is) ? E.right(u) : E.left(invalid());
+    },
+    {
+      type: 'array',
+      uniqueItems: true,
+      ...(options.allowEmpty === true ? {} : { minItems: 1 }),
+      items,
+    },
+  );
 
 /** An update: `request required`, `no changes`, or the stored draft with the sent keys over it. */
 const mergedUpdate = (
   input: unknown,
   current: object,
   editable: readonly string[],
-): Check<JsonBody> => {
+): Check<JsonObject> => {
   if (!isJsonObject(input)) return E.left(payrailError('request_required'));
   const sent = editable.filter((key) => presentValue(input, key) !== undefined);
   if (sent.length === 0) return E.left(payrailError('no_changes'));
@@ -109,80 +151,77 @@ const mergedUpdate = (
 export const payoutCurrencyTypes = ['fiat', 'crypto'] as const;
 export type PayoutCurrencyType = (typeof payoutCurrencyTypes)[number];
 
-/** A payout method as the operator defines it (`/admin/payout-methods`). */
-export interface PayoutMethodDraft {
-  /** Absent on create: the engine gives the next free id. */
-  readonly method_id?: number;
-  readonly name: string;
-  readonly currency_type: PayoutCurrencyType;
-  readonly currencies: readonly Currency[];
-  readonly network_codes: readonly string[];
-  readonly channel_ids: readonly string[];
-  readonly status: PayoutConfigStatus;
-}
+const isPayoutCurrencyType = isOneOf(payoutCurrencyTypes);
 
 const currenciesOfType: Readonly<Record<PayoutCurrencyType, readonly Currency[]>> = {
   fiat: fiatCurrencies,
   crypto: cryptoCurrencies,
 };
 
-const checkMethodCurrencies = (
-  u: unknown,
-  currencyType: PayoutCurrencyType,
-): Check<readonly Currency[]> => {
-  if (u === undefined || (Array.isArray(u) && u.length === 0)) return required('currencies');
-  if (!Array.isArray(u) || !u.every((c) => typeof c === 'string')) return invalid();
-  if (!u.every(isCurrency)) return E.left(payrailError('currency_not_supported'));
-  if (new Set(u).size !== u.length) return invalid();
-  return u.every((c) => currenciesOfType[currencyType].includes(c))
-    ? E.right(u)
-    : E.left(payrailError('payout_method_not_supported_for_currency_type'));
-};
+const CurrencyType = leaf<PayoutCurrencyType>('PayoutCurrencyType', isPayoutCurrencyType, invalid, {
+  type: 'string',
+  enum: [...payoutCurrencyTypes],
+});
 
-const checkPayoutMethod = (u: unknown): Check<PayoutMethodDraft> => {
-  if (!isJsonObject(u)) return E.left(payrailError('request_required'));
-  const v = (key: string) => presentValue(u, key);
-  const name = v('name');
-  const currencyType = (): Check<PayoutCurrencyType> =>
-    v('currency_type') === undefined
-      ? required('currency_type')
-      : (payoutCurrencyTypes as readonly unknown[]).includes(v('currency_type'))
-        ? E.right(v('currency_type') as PayoutCurrencyType)
-        : invalid();
-  const checks = {
-    name: (): Check<string> =>
-      isMissing(name) ? required('name') : isLabel(name) ? E.right(name) : invalid(),
-    currency_type: currencyType,
-    currencies: () => checkMethodCurrencies(v('currencies'), checkedValue(currencyType())),
-    network_codes: () => checkList(v('network_codes'), 'network_codes', isNetworkCode),
-    channel_ids: () => checkList(v('channel_ids'), 'channel_ids', isLabel, { allowEmpty: true }),
-    method_id: (): Check<number | undefined> =>
-      v('method_id') === undefined || isPositiveId(v('method_id'))
-        ? E.right(v('method_id') as number | undefined)
-        : invalid(),
-    status: () => checkStatus(v('status')),
-  };
-  const broken = firstLeft(Object.values(checks));
-  if (broken) return E.left(broken);
-  const methodId = checkedValue(checks.method_id());
-  return E.right({
-    ...(methodId === undefined ? {} : { method_id: methodId }),
-    name: checkedValue(checks.name()),
-    currency_type: checkedValue(checks.currency_type()),
-    currencies: checkedValue(checks.currencies()),
-    network_codes: checkedValue(checks.network_codes()),
-    channel_ids: checkedValue(checks.channel_ids()),
-    status: checkedValue(checks.status()),
-  });
-};
+/**
+ * Known currencies (`currency not supported`), distinct, all of the method's currency_type
+ * (`payout method not supported for currency type`); read beside the currency_type, which is
+ * judged first.
+ */
+const MethodCurrencies = leafFrom<readonly Currency[]>(
+  'MethodCurrencies',
+  (u): u is readonly Currency[] => isUniqueList(u, isCurrency) && u.length > 0,
+  (u, sibling) => {
+    if (Array.isArray(u) && u.length === 0) return E.left(required('currencies'));
+    if (!Array.isArray(u) || !u.every((c) => typeof c === 'string')) return E.left(invalid());
+    if (!u.every(isCurrency)) return E.left(payrailError('currency_not_supported'));
+    if (new Set(u).size !== u.length) return E.left(invalid());
+    const currencyType = sibling('currency_type');
+    return isPayoutCurrencyType(currencyType) &&
+      u.every((c) => currenciesOfType[currencyType].includes(c))
+      ? E.right(u)
+      : E.left(payrailError('payout_method_not_supported_for_currency_type'));
+  },
+  {
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    items: { type: 'string', enum: [...currencies] },
+  },
+);
 
 /**
  * `POST /admin/payout-methods`: name, currency_type (`fiat` or `crypto`), currencies (all of that
  * type, else `payout method not supported for currency type`), network_codes (at least one),
  * optional channel_ids, method_id (a positive integer; the next free one when absent) and status.
+ * PATCH: the sent fields over the current method, decoded as a create.
  */
-export const decodePayoutMethodCreate = (input: unknown): Check<PayoutMethodDraft> =>
-  checkPayoutMethod(input);
+export const PayoutMethodRequest = request('PayoutMethodRequest', {
+  format: t.intersection([
+    t.type({
+      name: requiredField(Label, required('name')),
+      currency_type: requiredField(CurrencyType, required('currency_type'), isAbsent),
+      currencies: requiredField(MethodCurrencies, required('currencies'), isAbsent),
+      network_codes: requiredField(
+        distinctList('NetworkCodes', 'network_codes', isNetworkCode, networkCodeSchema),
+        required('network_codes'),
+        isAbsent,
+      ),
+      channel_ids: withDefault(
+        distinctList('ChannelIds', 'channel_ids', isLabel, labelSchema, { allowEmpty: true }),
+        [],
+      ),
+    }),
+    /** Absent on create: the engine gives the next free id. */
+    t.partial({ method_id: PositiveId }),
+    t.type({ status: ConfigStatus }),
+  ]),
+});
+export type PayoutMethodRequest = t.TypeOf<typeof PayoutMethodRequest>;
+/** A payout method as the operator defines it (`/admin/payout-methods`). */
+export type PayoutMethodDraft = PayoutMethodRequest;
+
+export const decodePayoutMethodCreate = decodeWith(PayoutMethodRequest);
 
 const methodEditable = ['name', 'currency_type', 'currencies', 'network_codes', 'channel_ids'];
 
@@ -190,221 +229,270 @@ const methodEditable = ['name', 'currency_type', 'currencies', 'network_codes', 
 export const decodePayoutMethodUpdate = (
   input: unknown,
   current: PayoutMethodDraft,
-): Check<PayoutMethodDraft> => {
-  const merged = mergedUpdate(input, current, [...methodEditable, 'status']);
-  if (E.isLeft(merged)) return merged;
-  const checked = checkPayoutMethod(merged.right);
-  return E.isLeft(checked) || current.method_id === undefined
-    ? checked
-    : E.right({ ...checked.right, method_id: current.method_id });
-};
+): Check<PayoutMethodDraft> =>
+  pipe(
+    mergedUpdate(input, current, [...methodEditable, 'status']),
+    E.chain(decodePayoutMethodCreate),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Payout networks (receiving-account schemas)
 
-/** A receiving network and its account schema (`/admin/payout-networks`). */
-export interface PayoutNetworkDraft {
-  readonly code: string;
-  readonly name: string;
-  readonly fields: readonly NetworkSchemaField[];
-  readonly status: PayoutConfigStatus;
-}
+const NetworkCode = leaf<string>('NetworkCode', isNetworkCode, invalid, networkCodeSchema);
 
 const ruleHint =
   "expect '', email, evm_address, tron_address, prefix:<p>, regex:<pattern> or length:<min>-<max>";
 
-const checkSchemaFields = (u: unknown): Check<readonly NetworkSchemaField[]> => {
-  if (u === undefined) return required('fields');
-  if (!Array.isArray(u)) return invalid();
-  if (u.length === 0) return E.left(payrailError('schema_required'));
-  const fields: NetworkSchemaField[] = [];
-  for (const [i, item] of u.entries()) {
-    if (!isJsonObject(item)) return invalid();
-    const key = presentValue(item, 'field_key');
-    const isRequired = presentValue(item, 'required') ?? true;
-    const rule = presentValue(item, 'validation_rule') ?? '';
-    if (isMissing(key)) return required(`fields[${i}].field_key`);
-    if (!isFieldKey(key) || fields.some((f) => f.field_key === key)) return invalid();
-    if (typeof isRequired !== 'boolean' || typeof rule !== 'string') return invalid();
-    if (!isValidationRule(rule)) {
-      return E.left(
-        payrailError('account_field_invalid_hint', {
-          name: `fields[${i}].validation_rule`,
-          hint: ruleHint,
-        }),
-      );
-    }
-    fields.push({ field_key: key, required: isRequired, validation_rule: rule });
-  }
-  return E.right(fields);
-};
+const isSchemaFieldList = (u: unknown): u is readonly NetworkSchemaField[] =>
+  Array.isArray(u) &&
+  u.length > 0 &&
+  u.every(
+    (item) =>
+      isJsonObject(item) &&
+      Object.keys(item).length === 3 &&
+      isFieldKey(item.field_key) &&
+      typeof item.required === 'boolean' &&
+      typeof item.validation_rule === 'string' &&
+      isValidationRule(item.validation_rule),
+  ) &&
+  new Set(u.map((item: JsonObject) => item.field_key)).size === u.length;
 
-const checkPayoutNetwork = (u: unknown): Check<PayoutNetworkDraft> => {
-  if (!isJsonObject(u)) return E.left(payrailError('request_required'));
-  const v = (key: string) => presentValue(u, key);
-  const code = v('code');
-  const name = v('name');
-  const checks = {
-    code: (): Check<string> =>
-      isMissing(code) ? required('code') : isNetworkCode(code) ? E.right(code) : invalid(),
-    name: (): Check<string> =>
-      name === undefined ? E.right(String(code)) : isLabel(name) ? E.right(name) : invalid(),
-    fields: () => checkSchemaFields(v('fields')),
-    status: () => checkStatus(v('status')),
-  };
-  const broken = firstLeft(Object.values(checks));
-  if (broken) return E.left(broken);
-  return E.right({
-    code: checkedValue(checks.code()),
-    name: checkedValue(checks.name()),
-    fields: checkedValue(checks.fields()),
-    status: checkedValue(checks.status()),
-  });
-};
+/**
+ * `[]` is `schema required`; each item `{field_key, required (default true), validation_rule
+ * (default '')}`: the first broken item answers, `fields[i].field_key required` or a rule the
+ * service does not understand naming its field, else `Validation Failed`.
+ */
+const SchemaFields = leafFrom<readonly NetworkSchemaField[]>(
+  'NetworkSchemaFields',
+  isSchemaFieldList,
+  (u) => {
+    if (!Array.isArray(u)) return E.left(invalid());
+    if (u.length === 0) return E.left(payrailError('schema_required'));
+    const fields: NetworkSchemaField[] = [];
+    for (const [i, item] of u.entries()) {
+      if (!isJsonObject(item)) return E.left(invalid());
+      const key = presentValue(item, 'field_key');
+      const isRequired = presentValue(item, 'required') ?? true;
+      const rule = presentValue(item, 'validation_rule') ?? '';
+      if (isMissing(key)) return E.left(required(`fields[${i}].field_key`));
+      if (!isFieldKey(key) || fields.some((f) => f.field_key === key)) return E.left(invalid());
+      if (typeof isRequired !== 'boolean' || typeof rule !== 'string') return E.left(invalid());
+      if (!isValidationRule(rule)) {
+        return E.left(
+          payrailError('account_field_invalid_hint', {
+            name: `fields[${i}].validation_rule`,
+            hint: ruleHint,
+          }),
+        );
+      }
+      fields.push({ field_key: key, required: isRequired, validation_rule: rule });
+    }
+    return E.right(fields);
+  },
+  {
+    type: 'array',
+    minItems: 1,
+    items: {
+      type: 'object',
+      properties: {
+        field_key: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
+        required: { type: 'boolean', default: true },
+        validation_rule: { type: 'string', default: '', description: ruleHint },
+      },
+      required: ['field_key'],
+    },
+  },
+);
 
 /**
  * `POST /admin/payout-networks`: code (upper case, 2-32 of A-Z, 0-9, `_`), name (defaults to the
  * code), fields (`schema required` when empty; each `{field_key, required (default true),
- * validation_rule (default '')}` with a rule `isValidationRule` accepts), status.
+ * validation_rule (default '')}` with a rule `isValidationRule` accepts), status. PATCH: name,
+ * fields or status over the current network.
  */
+export const PayoutNetworkRequest = request('PayoutNetworkRequest', {
+  format: t.intersection([
+    t.type({ code: requiredField(NetworkCode, required('code')) }),
+    /** The code unless sent. */
+    t.partial({ name: Label }),
+    t.type({
+      fields: requiredField(SchemaFields, required('fields'), isAbsent),
+      status: ConfigStatus,
+    }),
+  ]),
+});
+export type PayoutNetworkRequest = t.TypeOf<typeof PayoutNetworkRequest>;
+
+/** A receiving network and its account schema (`/admin/payout-networks`): the name filled in. */
+export type PayoutNetworkDraft = PayoutNetworkRequest & { readonly name: string };
+
 export const decodePayoutNetworkCreate = (input: unknown): Check<PayoutNetworkDraft> =>
-  checkPayoutNetwork(input);
+  pipe(
+    decodeWith(PayoutNetworkRequest)(input),
+    E.map((network) => ({ ...network, name: network.name ?? network.code })),
+  );
 
 /** `PATCH /admin/payout-networks/{code}`: name, fields or status over `current`. */
 export const decodePayoutNetworkUpdate = (
   input: unknown,
   current: PayoutNetworkDraft,
-): Check<PayoutNetworkDraft> => {
-  const merged = mergedUpdate(input, current, ['name', 'fields', 'status']);
-  if (E.isLeft(merged)) return merged;
-  return checkPayoutNetwork({ ...merged.right, code: current.code });
-};
+): Check<PayoutNetworkDraft> =>
+  pipe(
+    mergedUpdate(input, current, ['name', 'fields', 'status']),
+    E.chain((merged) => decodePayoutNetworkCreate({ ...merged, code: current.code })),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Payout routes
 
-/**
- * (account, currency, method, optional channel, amount range) -> channel account, fees and the
- * beneficiary fields the route requires (`/admin/routes`, decisions §2).
- */
-export interface PayoutRouteDraft {
-  /** `null`: a global route, for every account. */
-  readonly account_id: string | null;
-  readonly currency: Currency;
-  readonly method_id: number;
-  /** `null`: any channel of the method. */
-  readonly channel_id: string | null;
-  /** At the currency's scale; the range is inclusive. */
-  readonly min_amount: string;
-  readonly max_amount: string;
-  readonly fixed_fee: string;
-  /** A percentage of the amount, 0-100 with at most 4 decimals ("1.5" is 1.5 %). */
-  readonly percent_fee: string;
-  /** `null` while the route has no channel account: payouts answer `channel account not configured`. */
-  readonly channel_account_id: string | null;
-  readonly required_beneficiary_fields: readonly string[];
-  readonly status: PayoutConfigStatus;
-}
+/** `null` unless sent (`null` is read as not sent): an optional label whose absence means "any". */
+const OptionalLabel = (description: string) =>
+  withDefault(
+    leaf<string | null>(
+      'OptionalLabel',
+      (u): u is string | null => u === null || isLabel(u),
+      invalid,
+      { ...labelSchema, type: ['string', 'null'], description },
+    ),
+    null,
+  );
 
-const optionalLabel = (u: unknown): Check<string | null> =>
-  u === undefined ? E.right(null) : isLabel(u) ? E.right(u) : invalid();
+const RouteCurrency = leaf<Currency>(
+  'RouteCurrency',
+  isCurrency,
+  () => payrailError('currency_not_supported'),
+  { type: 'string', enum: [...currencies] },
+);
 
-const checkRouteAmount = (
+const decimalPattern = '^(0|[1-9][0-9]*)(\\.[0-9]+)?$';
+
+/** An amount at the scale of the route's currency (read beside it), in its canonical form. */
+const amountAtCurrency = (
   u: unknown,
   field: string,
-  currency: Currency,
-  fallback?: string,
+  sibling: (key: string) => unknown,
 ): Check<string> => {
-  if (isMissing(u)) return fallback === undefined ? required(field) : E.right(fallback);
-  const parsed = parseAmount(u, currency, { field });
-  return E.isLeft(parsed) ? parsed : E.right(formatAmount(parsed.right));
+  const currency = sibling('currency');
+  if (!isCurrency(currency)) return E.left(payrailError('currency_not_supported'));
+  return pipe(parseAmount(u, currency, { field }), E.map(formatAmount));
 };
 
-const checkPercent = (u: unknown): Check<string> => {
-  if (u === undefined) return E.right('0');
-  if (typeof u !== 'string' || !/^(0|[1-9][0-9]{0,2})(\.[0-9]{1,4})?$/.test(u)) return invalid();
-  return new Decimal(u).lessThanOrEqualTo(100) ? E.right(u) : invalid();
-};
+const isDecimalText = (u: unknown): u is string =>
+  typeof u === 'string' && new RegExp(decimalPattern).test(u);
 
-const checkRequiredFields = (u: unknown): Check<readonly string[]> => {
-  if (u === undefined) return E.right([]);
-  if (!Array.isArray(u) || !u.every((key) => typeof key === 'string')) return invalid();
-  const unknownKey = u.find((key) => !(beneficiaryFieldKeys as readonly string[]).includes(key));
-  if (unknownKey !== undefined) {
-    return E.left(payrailError('account_field_unknown', { name: `fields.${unknownKey}` }));
-  }
-  return E.right([...new Set(u as string[])]);
-};
+const MinAmount = leafFrom<string>(
+  'MinAmount',
+  isDecimalText,
+  (u, sibling) => amountAtCurrency(u, 'min_amount', sibling),
+  { type: 'string', pattern: decimalPattern, description: 'inclusive, at the currency scale' },
+);
 
-const checkPayoutRoute = (u: unknown): Check<PayoutRouteDraft> => {
-  if (!isJsonObject(u)) return E.left(payrailError('request_required'));
-  const v = (key: string) => presentValue(u, key);
-  const currency = (): Check<Currency> =>
-    isMissing(v('currency'))
-      ? E.left(payrailError('currency_required'))
-      : isCurrency(v('currency'))
-        ? E.right(v('currency') as Currency)
-        : E.left(payrailError('currency_not_supported'));
-  const at = () => checkedValue(currency());
-  const checks = {
-    account_id: () => optionalLabel(v('account_id')),
-    currency,
-    method_id: (): Check<number> =>
-      v('method_id') === undefined
-        ? E.left(payrailError('method_id_required'))
-        : isPositiveId(v('method_id'))
-          ? E.right(v('method_id') as number)
-          : invalid(),
-    channel_id: () => optionalLabel(v('channel_id')),
-    min_amount: () => checkRouteAmount(v('min_amount'), 'min_amount', at()),
-    max_amount: () => checkRouteAmount(v('max_amount'), 'max_amount', at()),
-    range: (): Check<true> =>
-      new Decimal(checkedValue(checks.min_amount())).lessThanOrEqualTo(
-        checkedValue(checks.max_amount()),
-      )
-        ? E.right(true)
-        : E.left(payrailError('invalid_query_param', { param: 'max_amount' })),
-    fixed_fee: () =>
-      checkRouteAmount(
-        v('fixed_fee'),
-        'fixed_fee',
-        at(),
-        formatAmount({
-          currency: at(),
-          value: new Decimal(0),
-        }),
-      ),
-    percent_fee: () => checkPercent(v('percent_fee')),
-    channel_account_id: () => optionalLabel(v('channel_account_id')),
-    required_beneficiary_fields: () => checkRequiredFields(v('required_beneficiary_fields')),
-    status: () => checkStatus(v('status')),
-  };
-  const broken = firstLeft(Object.values(checks));
-  if (broken) return E.left(broken);
-  return E.right({
-    account_id: checkedValue(checks.account_id()),
-    currency: at(),
-    method_id: checkedValue(checks.method_id()),
-    channel_id: checkedValue(checks.channel_id()),
-    min_amount: checkedValue(checks.min_amount()),
-    max_amount: checkedValue(checks.max_amount()),
-    fixed_fee: checkedValue(checks.fixed_fee()),
-    percent_fee: checkedValue(checks.percent_fee()),
-    channel_account_id: checkedValue(checks.channel_account_id()),
-    required_beneficiary_fields: checkedValue(checks.required_beneficiary_fields()),
-    status: checkedValue(checks.status()),
-  });
-};
+/** At the currency's scale, then not below min_amount (`invalid max_amount`), in that order. */
+const MaxAmount = leafFrom<string>(
+  'MaxAmount',
+  isDecimalText,
+  (u, sibling) =>
+    pipe(
+      amountAtCurrency(u, 'max_amount', sibling),
+      E.chain((max) => {
+        const min = amountAtCurrency(sibling('min_amount'), 'min_amount', sibling);
+        return E.isRight(min) && new Decimal(min.right).greaterThan(max)
+          ? E.left(payrailError('invalid_query_param', { param: 'max_amount' }))
+          : E.right(max);
+      }),
+    ),
+  {
+    type: 'string',
+    pattern: decimalPattern,
+    description: 'inclusive, at the currency scale, not below min_amount',
+  },
+);
+
+/** Blank reads as not sent (0 at the currency's scale, filled in by `decodePayoutRouteCreate`). */
+const FixedFee = leafFrom<string | undefined>(
+  'FixedFee',
+  (u): u is string | undefined => u === undefined || isDecimalText(u),
+  (u, sibling) => (isMissing(u) ? E.right(undefined) : amountAtCurrency(u, 'fixed_fee', sibling)),
+  { type: 'string', pattern: decimalPattern, description: 'at the currency scale; 0 unless sent' },
+);
+
+const percentPattern = /^(0|[1-9][0-9]{0,2})(\.[0-9]{1,4})?$/;
+
+/** A percentage of the amount, 0-100 with at most 4 decimals ("1.5" is 1.5 %). */
+const PercentFee = leaf<string>(
+  'PercentFee',
+  (u): u is string =>
+    typeof u === 'string' && percentPattern.test(u) && new Decimal(u).lessThanOrEqualTo(100),
+  invalid,
+  {
+    type: 'string',
+    pattern: percentPattern.source,
+    description: 'percent of the amount, 0-100',
+  },
+);
+
+/** Keys of the beneficiary profile (`unknown field fields.<key>`), duplicates dropped. */
+const RequiredBeneficiaryFields = leafFrom<readonly string[]>(
+  'RequiredBeneficiaryFields',
+  (u): u is readonly string[] =>
+    isUniqueList(u, (key): key is string =>
+      (beneficiaryFieldKeys as readonly unknown[]).includes(key),
+    ),
+  (u) => {
+    if (!Array.isArray(u) || !u.every((key) => typeof key === 'string')) return E.left(invalid());
+    const unknownKey = u.find((key) => !(beneficiaryFieldKeys as readonly string[]).includes(key));
+    return unknownKey === undefined
+      ? E.right([...new Set(u)])
+      : E.left(payrailError('account_field_unknown', { name: `fields.${unknownKey}` }));
+  },
+  { type: 'array', items: { type: 'string', enum: [...beneficiaryFieldKeys] } },
+);
 
 /**
  * `POST /admin/routes`: currency, method_id, min_amount and max_amount (at the currency's scale,
  * min <= max, else `invalid max_amount`) are required; account_id, channel_id and
  * channel_account_id are optional labels (`null`: any account, any channel, none yet); fixed_fee
  * defaults to 0, percent_fee (0-100, 4 decimals) to 0; required_beneficiary_fields are keys of the
- * beneficiary profile; status.
+ * beneficiary profile; status. PATCH: the sent fields over the current route, decoded as a create.
  */
+export const PayoutRouteRequest = request('PayoutRouteRequest', {
+  format: t.intersection([
+    t.type({
+      account_id: OptionalLabel('absent: a route for every account'),
+      currency: requiredField(RouteCurrency, payrailError('currency_required')),
+      method_id: requiredField(PositiveId, payrailError('method_id_required'), isAbsent),
+      channel_id: OptionalLabel('absent: any channel of the method'),
+      min_amount: requiredField(MinAmount, required('min_amount')),
+      max_amount: requiredField(MaxAmount, required('max_amount')),
+    }),
+    t.partial({ fixed_fee: FixedFee }),
+    t.type({
+      percent_fee: withDefault(PercentFee, '0'),
+      channel_account_id: OptionalLabel('absent: payouts answer `channel account not configured`'),
+      required_beneficiary_fields: withDefault(RequiredBeneficiaryFields, []),
+      status: ConfigStatus,
+    }),
+  ]),
+});
+export type PayoutRouteRequest = t.TypeOf<typeof PayoutRouteRequest>;
+
+/**
+ * (account, currency, method, optional channel, amount range) -> channel account, fees and the
+ * beneficiary fields the route requires (`/admin/routes`, decisions §2): the fixed fee filled in.
+ * `account_id` null is a global route; `channel_id` null any channel of the method;
+ * `channel_account_id` null a route whose payouts answer `channel account not configured`.
+ */
+export type PayoutRouteDraft = PayoutRouteRequest & { readonly fixed_fee: string };
+
 export const decodePayoutRouteCreate = (input: unknown): Check<PayoutRouteDraft> =>
-  checkPayoutRoute(input);
+  pipe(
+    decodeWith(PayoutRouteRequest)(input),
+    E.map((route) => ({
+      ...route,
+      fixed_fee:
+        route.fixed_fee ?? formatAmount({ currency: route.currency, value: new Decimal(0) }),
+    })),
+  );
 
 const routeEditable = [
   'account_id',
@@ -427,10 +515,8 @@ const routeEditable = [
 export const decodePayoutRouteUpdate = (
   input: unknown,
   current: PayoutRouteDraft,
-): Check<PayoutRouteDraft> => {
-  const merged = mergedUpdate(input, current, routeEditable);
-  return E.isLeft(merged) ? merged : checkPayoutRoute(merged.right);
-};
+): Check<PayoutRouteDraft> =>
+  pipe(mergedUpdate(input, current, routeEditable), E.chain(decodePayoutRouteCreate));
 
 // ---------------------------------------------------------------------------------------------
 // Operator actions on a payout
@@ -438,63 +524,56 @@ export const decodePayoutRouteUpdate = (
 export const reviewActions = ['approve', 'return', 'reject'] as const;
 export type ReviewAction = (typeof reviewActions)[number];
 
-/** Reasons and notes of operator actions: at most 256 characters. */
-const checkReason = (u: unknown): Check<string | undefined> =>
-  u === undefined || (typeof u === 'string' && Array.from(u).length <= 256)
-    ? E.right(u as string | undefined)
-    : invalid();
+/** Reasons and notes of operator actions: at most 256 characters; a blank one is dropped. */
+const Reason = leafFrom<string | undefined>(
+  'Reason',
+  (u): u is string | undefined =>
+    u === undefined || (typeof u === 'string' && !isBlank(u) && Array.from(u).length <= 256),
+  (u) =>
+    typeof u === 'string' && Array.from(u).length <= 256
+      ? E.right(isBlank(u) ? undefined : u)
+      : E.left(invalid()),
+  { type: 'string', maxLength: 256 },
+);
 
-const checkAction = <A extends string>(
-  input: unknown,
-  field: string,
-  values: readonly A[],
-): Check<{ readonly value: A; readonly reason?: string }> => {
-  if (!isJsonObject(input)) return E.left(payrailError('request_required'));
-  const value = presentValue(input, field);
-  if (isMissing(value)) return required(field);
-  if (!(values as readonly unknown[]).includes(value)) return invalid();
-  const reason = checkReason(presentValue(input, 'reason'));
-  if (E.isLeft(reason)) return reason;
-  return E.right({
-    value: value as A,
-    ...(reason.right === undefined || isBlank(reason.right) ? {} : { reason: reason.right }),
-  });
-};
+/**
+ * Each operator action body is `{<field>: one of its values, reason?}`: `request required` →
+ * `<field> required` (absent or blank) → not one of the values: `Validation Failed` → reason
+ * longer than 256 characters: `Validation Failed`.
+ */
+const ReviewAction = leaf<ReviewAction>('ReviewAction', isOneOf(reviewActions), invalid, {
+  type: 'string',
+  enum: [...reviewActions],
+});
 
-/** `POST /admin/payouts/{payout_id}/review`. */
-export interface PayoutReviewRequest {
-  readonly action: ReviewAction;
-  readonly reason?: string;
-}
-
-/** `{action: approve | return | reject, reason?}`: `action required`, else `Validation Failed`. */
-export const decodePayoutReview = (input: unknown): Check<PayoutReviewRequest> => {
-  const checked = checkAction(input, 'action', reviewActions);
-  return E.isLeft(checked)
-    ? checked
-    : E.right({
-        action: checked.right.value,
-        ...(checked.right.reason === undefined ? {} : { reason: checked.right.reason }),
-      });
-};
+/** `POST /admin/payouts/{payout_id}/review`: approve, return or reject, with a reason. */
+export const PayoutReviewRequest = request('PayoutReviewRequest', {
+  required: t.type({ action: present(required('action')) }),
+  format: t.intersection([t.type({ action: ReviewAction }), t.partial({ reason: Reason })]),
+});
+export type PayoutReviewRequest = t.TypeOf<typeof PayoutReviewRequest>;
+export const decodePayoutReview = decodeWith(PayoutReviewRequest);
 
 export const sandboxExecutionOutcomes = ['processing', 'completed', 'failed'] as const;
 export type SandboxExecutionOutcome = (typeof sandboxExecutionOutcomes)[number];
 
-/** `POST /admin/sandbox/payouts/{payout_id}/execution`. */
-export interface SandboxExecutionRequest {
-  readonly outcome: SandboxExecutionOutcome;
-  /** The execution_fail_reason of a failure. */
-  readonly reason?: string;
-}
+const SandboxExecutionOutcome = leaf<SandboxExecutionOutcome>(
+  'SandboxExecutionOutcome',
+  isOneOf(sandboxExecutionOutcomes),
+  invalid,
+  { type: 'string', enum: [...sandboxExecutionOutcomes] },
+);
 
-/** `{outcome: processing | completed | failed, reason?}`: `outcome required`, else `Validation Failed`. */
-export const decodeSandboxExecution = (input: unknown): Check<SandboxExecutionRequest> => {
-  const checked = checkAction(input, 'outcome', sandboxExecutionOutcomes);
-  return E.isLeft(checked)
-    ? checked
-    : E.right({
-        outcome: checked.right.value,
-        ...(checked.right.reason === undefined ? {} : { reason: checked.right.reason }),
-      });
-};
+/**
+ * `POST /admin/sandbox/payouts/{payout_id}/execution`: the outcome, and for a failure the
+ * execution_fail_reason.
+ */
+export const SandboxExecutionRequest = request('SandboxExecutionRequest', {
+  required: t.type({ outcome: present(required('outcome')) }),
+  format: t.intersection([
+    t.type({ outcome: SandboxExecutionOutcome }),
+    t.partial({ reason: Reason }),
+  ]),
+});
+export type SandboxExecutionRequest = t.TypeOf<typeof SandboxExecutionRequest>;
+export const decodeSandboxExecution = decodeWith(SandboxExecutionRequest);

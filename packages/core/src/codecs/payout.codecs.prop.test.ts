@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import {
   type Broken,
@@ -13,12 +14,24 @@ import {
   usdAmount,
   validBeneficiary,
   validBeneficiaryAccount,
+  validBeneficiaryFields,
   validPayoutCreate,
   validPayoutCreateById,
   validPayoutCreateInline,
 } from '../testing/payout.arbitraries.js';
 import { decodeWith } from './codec-toolkit.js';
-import { decodePayoutCreate, PayoutCreateRequest } from './payout.codecs.js';
+import {
+  BeneficiaryAccountCreateRequest,
+  BeneficiaryAccountPatchRequest,
+  BeneficiaryCreateRequest,
+  BeneficiaryPatchRequest,
+  beneficiaryAccountStatuses,
+  beneficiaryStatuses,
+  decodePayoutCreate,
+  decodePayoutUpdate,
+  PayoutCreateRequest,
+  PayoutUpdateRequest,
+} from './payout.codecs.js';
 
 type Body = Record<string, unknown>;
 
@@ -328,5 +341,169 @@ describe('quick payout properties', () => {
         expect(messageOf(input)).toBe(first === undefined ? false : first.message);
       }),
     );
+  });
+});
+
+/** `codec` decodes `body` and then its own decoded value to the same value, which `is` accepts. */
+const decodesIdempotently = <A>(codec: t.Type<A, A, unknown>, body: unknown): void => {
+  const once = decodeWith(codec)(body);
+  if (E.isLeft(once)) throw new Error(`${codec.name}: ${once.left.message}`);
+  expect(decodeWith(codec)(once.right)).toEqual(once);
+  expect(codec.is(once.right)).toBe(true);
+};
+
+/** A rule broken by setting `key` to `value` (`undefined` removes it), and its message. */
+interface KeyRule {
+  readonly key: string;
+  readonly value: unknown;
+  readonly message: string;
+}
+
+/**
+ * Two of `rules` (listed in precedence order, one per key) broken on one valid body: the answer
+ * is the earlier rule's message.
+ */
+const earlierRuleAnswers = (
+  decode: (body: unknown) => E.Either<{ readonly message: string }, unknown>,
+  bodies: fc.Arbitrary<Body>,
+  rules: readonly KeyRule[],
+): void => {
+  const pairs = fc
+    .tuple(fc.nat(rules.length - 1), fc.nat(rules.length - 1))
+    .filter(([i, j]) => i < j);
+  fc.assert(
+    fc.property(bodies, pairs, (body, [i, j]) => {
+      const [first, second] = [rules[i], rules[j]];
+      if (first === undefined || second === undefined) throw new Error('no such rule');
+      const input = withValue(withValue(body, second.key, second.value), first.key, first.value);
+      const result = decode(input);
+      expect(E.isLeft(result) && result.left.message).toBe(first.message);
+    }),
+  );
+};
+
+const validPayoutPatch: fc.Arbitrary<Body> = fc
+  .record(
+    {
+      currency: fc.constant('USD'),
+      amount: usdAmount,
+      method_id: fc.integer({ min: 1, max: 1_000_000 }),
+      channel_id: merchantLabel,
+      notify_url: notifyUrl,
+      beneficiary_account_id: merchantLabel,
+      fee_bearer: fc.constantFrom('merchant', 'user'),
+    },
+    { requiredKeys: [] },
+  )
+  .map((patch) =>
+    patch.method_id === undefined ? withValue(patch, 'channel_id', undefined) : patch,
+  )
+  .filter((patch) => Object.keys(patch).length > 0);
+
+describe('payout request properties: decoding a decoded value is identity', () => {
+  it('quick payout create', () => {
+    fc.assert(
+      fc.property(validPayoutCreate, (body) => decodesIdempotently(PayoutCreateRequest, body)),
+    );
+  });
+
+  it('payout PATCH, the inline pair included', () => {
+    const withPair = fc
+      .tuple(validPayoutPatch, validBeneficiary, validBeneficiaryAccount)
+      .map(([patch, beneficiary, beneficiary_account]) => ({
+        ...patch,
+        beneficiary,
+        beneficiary_account,
+      }));
+    fc.assert(
+      fc.property(fc.oneof(validPayoutPatch, withPair), (body) => {
+        decodesIdempotently(PayoutUpdateRequest, body);
+        expect(decodePayoutUpdate(body, { lookupNetwork: sandboxLookup })).toEqual(
+          decodeWith(PayoutUpdateRequest)(body),
+        );
+      }),
+    );
+  });
+
+  it('standalone beneficiary and beneficiary account', () => {
+    const beneficiary = fc.record(
+      {
+        method_id: fc.integer({ min: 1, max: 1_000_000 }),
+        channel_id: merchantLabel,
+        name: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ''),
+        fields: validBeneficiaryFields,
+      },
+      { requiredKeys: ['method_id', 'name', 'fields'] },
+    );
+    fc.assert(
+      fc.property(beneficiary, (body) => decodesIdempotently(BeneficiaryCreateRequest, body)),
+    );
+    fc.assert(
+      fc.property(validBeneficiaryAccount, merchantLabel, (account, beneficiary_id) =>
+        decodesIdempotently(BeneficiaryAccountCreateRequest, { ...account, beneficiary_id }),
+      ),
+    );
+  });
+
+  it('status PATCHes', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...beneficiaryStatuses), (status) =>
+        decodesIdempotently(BeneficiaryPatchRequest, { status }),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...beneficiaryAccountStatuses), (status) =>
+        decodesIdempotently(BeneficiaryAccountPatchRequest, { status }),
+      ),
+    );
+  });
+});
+
+describe('payout request properties: with two rules broken, the earlier one answers', () => {
+  it('payout PATCH: formats in table order, then the inline pair', () => {
+    earlierRuleAnswers(
+      (body) => decodePayoutUpdate(body, { lookupNetwork: sandboxLookup }),
+      validPayoutPatch,
+      [
+        { key: 'currency', value: ' ', message: 'currency required' },
+        { key: 'amount', value: '0', message: 'amount must be greater than zero' },
+        { key: 'method_id', value: 0, message: 'Validation Failed' },
+        { key: 'notify_url', value: 'http://x.example', message: 'invalid notify_url' },
+        { key: 'beneficiary_account_id', value: 7, message: 'Validation Failed' },
+        { key: 'fee_bearer', value: 'both', message: 'fee_bearer must be merchant or user' },
+        {
+          key: 'beneficiary_account',
+          value: { network_code: 'WALLETA', fields: { walleta_email: 'ann@example.com' } },
+          message: 'beneficiary and beneficiary_account must be provided together',
+        },
+      ],
+    );
+  });
+
+  it('standalone beneficiary: required fields, then formats', () => {
+    const body = validBeneficiaryFields.map((fields) => ({
+      method_id: 1,
+      name: 'Ann Lee',
+      fields,
+    }));
+    earlierRuleAnswers(decodeWith(BeneficiaryCreateRequest), body, [
+      { key: 'method_id', value: undefined, message: 'method_id required' },
+      { key: 'name', value: ' ', message: 'name required' },
+      { key: 'fields', value: null, message: 'fields required' },
+      { key: 'channel_id', value: 4, message: 'Validation Failed' },
+    ]);
+  });
+
+  it('standalone beneficiary account: beneficiary_id, then the account in table order', () => {
+    const body = fc
+      .tuple(validBeneficiaryAccount, merchantLabel)
+      .map(([account, beneficiary_id]) => ({ ...account, beneficiary_id }));
+    earlierRuleAnswers((input) => decodeWith(BeneficiaryAccountCreateRequest)(input), body, [
+      { key: 'beneficiary_id', value: '', message: 'beneficiary_id required' },
+      { key: 'network_code', value: undefined, message: 'network_code required' },
+      { key: 'display_name', value: 5, message: 'Validation Failed' },
+      { key: 'fields', value: undefined, message: 'fields required' },
+      { key: 'account_type', value: 'x'.repeat(65), message: 'Validation Failed' },
+    ]);
   });
 });

@@ -193,6 +193,26 @@ describe('quick payout create: each rule and its message', () => {
     }
   });
 
+  it('notify_url: what a lenient URL parser forgives is still refused, any LDH host still accepted', () => {
+    for (const notify_url of [
+      'https://merchant.example.com:/cb',
+      'https://@merchant.example.com/cb',
+      'https:/merchant.example.com/cb',
+      'https:merchant.example.com',
+      'https://merchant.example.com\\cb',
+      'https://ex%61mple.com/cb',
+      'https://bücher.example/cb',
+      'https://merchant.example.com./cb',
+      'https://[v1.x]/cb',
+    ]) {
+      expect(createMessage(byId, { notify_url }), notify_url).toBe('invalid notify_url');
+    }
+    // A DNS name whose `xn--` label is not valid punycode is still a DNS name.
+    for (const notify_url of ['https://xn--a.example.com/cb', 'https://[::1]:8443/cb']) {
+      expect(createMessage(byId, { notify_url }), notify_url).toBeUndefined();
+    }
+  });
+
   it('http notify_url only when the sandbox allows insecure webhooks', () => {
     const body = { ...byId, notify_url: 'http://127.0.0.1:3000/cb' };
     expect(messageOf(create(body))).toBe('invalid notify_url');

@@ -12,101 +12,111 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { formatAmount, isPositive, parseAmount } from '../money/money.js';
-import { type PayTokenId, resolvePayToken } from '../money/pay-tokens.js';
+import { type CryptoCurrency, formatAmount, isPositive, parseAmount } from '../money/money.js';
+import { type PayTokenId, payTokenIds, resolvePayToken } from '../money/pay-tokens.js';
 import {
-  codecFromCheck,
   codePointLength,
+  decodeWith,
   isBlank,
-  isJsonObject,
-  type JsonObject,
-  presentValue,
-} from './beneficiary.codecs.js';
-import { decodeWith, requestBody } from './codec-toolkit.js';
+  type LeafSchema,
+  leaf,
+  leafFrom,
+  request,
+  requiredField,
+} from './codec-toolkit.js';
 
 /** What the sandbox can say about a payment, as a chain provider would. */
 export const sandboxPaymentStatuses = ['processing', 'confirming', 'confirmed'] as const;
 export type SandboxPaymentStatus = (typeof sandboxPaymentStatuses)[number];
 
-export interface SandboxPaymentRequest {
-  readonly token_id: PayTokenId;
-  /** At the token's scale (6 decimals). */
-  readonly amount: string;
-  readonly status: SandboxPaymentStatus;
-  readonly tx_hash?: string;
-  readonly payment_id?: string;
-}
+const TokenId = leafFrom<PayTokenId>(
+  'PayTokenId',
+  (u): u is PayTokenId => E.isRight(resolvePayToken(u)),
+  (u) =>
+    pipe(
+      resolvePayToken(u),
+      E.map((token) => token.id),
+    ),
+  { enum: [...payTokenIds] },
+);
+
+/** The currency of the token sent beside the amount; its error comes first when it has none. */
+const currencyOfToken = (tokenId: unknown): CryptoCurrency =>
+  pipe(
+    resolvePayToken(tokenId),
+    E.match(
+      (): CryptoCurrency => 'USDT',
+      (token) => token.currency,
+    ),
+  );
+
+/** At the token's scale (6 decimals), written out at that scale; greater than zero. */
+const Amount = leafFrom<string>(
+  'SandboxPaymentAmount',
+  (u): u is string => typeof u === 'string',
+  (u, sibling) =>
+    pipe(
+      parseAmount(u, currencyOfToken(sibling('token_id')), { field: 'amount' }),
+      E.filterOrElse(isPositive, (): PayrailError => payrailError('amount_must_be_positive')),
+      E.map(formatAmount),
+    ),
+  { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'decimal string' },
+);
+
+const Status = leaf<SandboxPaymentStatus>(
+  'SandboxPaymentStatus',
+  (u): u is SandboxPaymentStatus => (sandboxPaymentStatuses as readonly unknown[]).includes(u),
+  () => payrailError('invalid_status'),
+  { enum: [...sandboxPaymentStatuses] },
+);
+
+/** An optional text: blank reads as not sent (decodes to `undefined`, so the key is dropped). */
+const optionalText = (name: string, ok: (value: string) => boolean, schema: LeafSchema) =>
+  leafFrom<string | undefined>(
+    name,
+    (u): u is string => typeof u === 'string' && !isBlank(u) && ok(u),
+    (u) => {
+      if (typeof u === 'string' && isBlank(u)) return E.right(undefined);
+      return typeof u === 'string' && ok(u)
+        ? E.right(u)
+        : E.left(payrailError('validation_failed'));
+    },
+    schema,
+  );
 
 /** A provider-style id: letters, digits, `_` and `-`, 1-64 characters. */
 const paymentIdShape = /^[A-Za-z0-9_-]{1,64}$/;
 const maxTxHashLength = 128;
 
-type Check<A> = E.Either<PayrailError, A>;
-
-const isMissing = (u: unknown): boolean => u === undefined || (typeof u === 'string' && isBlank(u));
-
-const checkTokenId = (u: unknown): Check<PayTokenId> => {
-  if (isMissing(u)) return E.left(payrailError('field_required', { field: 'token_id' }));
-  return pipe(
-    resolvePayToken(u),
-    E.map((token) => token.id),
-  );
-};
-
-const checkAmount = (u: unknown, tokenId: PayTokenId): Check<string> => {
-  if (isMissing(u)) return E.left(payrailError('field_required', { field: 'amount' }));
-  const currency = tokenId.slice(tokenId.lastIndexOf('_') + 1) as 'USDT' | 'USDC';
-  return pipe(
-    parseAmount(u, currency, { field: 'amount' }),
-    E.filterOrElse(isPositive, (): PayrailError => payrailError('amount_must_be_positive')),
-    E.map(formatAmount),
-  );
-};
-
-const isSandboxPaymentStatus = (u: unknown): u is SandboxPaymentStatus =>
-  (sandboxPaymentStatuses as readonly unknown[]).includes(u);
-
-const checkStatus = (u: unknown): Check<SandboxPaymentStatus> => {
-  if (isMissing(u)) return E.left(payrailError('field_required', { field: 'status' }));
-  return isSandboxPaymentStatus(u) ? E.right(u) : E.left(payrailError('invalid_status'));
-};
-
-const checkOptionalText = (
-  u: unknown,
-  ok: (value: string) => boolean,
-): Check<string | undefined> => {
-  if (isMissing(u)) return E.right(undefined);
-  return typeof u === 'string' && ok(u) ? E.right(u) : E.left(payrailError('validation_failed'));
-};
-
 const isTxHash = (value: string): boolean =>
   codePointLength(value) <= maxTxHashLength && /^[\x21-\x7e]+$/.test(value);
 
-const checkSandboxPayment = (u: JsonObject): Check<SandboxPaymentRequest> => {
-  const v = (key: string) => presentValue(u, key);
-  return pipe(
-    checkTokenId(v('token_id')),
-    E.bindTo('token_id'),
-    E.bind('amount', ({ token_id }) => checkAmount(v('amount'), token_id)),
-    E.bind('status', () => checkStatus(v('status'))),
-    E.bind('tx_hash', () => checkOptionalText(v('tx_hash'), isTxHash)),
-    E.bind('payment_id', () =>
-      checkOptionalText(v('payment_id'), (value) => paymentIdShape.test(value)),
-    ),
-    E.map(({ tx_hash, payment_id, ...required }) => ({
-      ...required,
-      ...(tx_hash === undefined ? {} : { tx_hash }),
-      ...(payment_id === undefined ? {} : { payment_id }),
-    })),
-  );
-};
+const required = (field: string) => payrailError('field_required', { field });
 
-export const SandboxPaymentRequest = requestBody(
-  codecFromCheck<SandboxPaymentRequest>('SandboxPaymentRequest', (u) =>
-    isJsonObject(u) ? checkSandboxPayment(u) : E.left(payrailError('request_required')),
-  ),
-);
+export const SandboxPaymentRequest = request('SandboxPaymentRequest', {
+  format: t.intersection([
+    t.type({
+      token_id: requiredField(TokenId, required('token_id')),
+      amount: requiredField(Amount, required('amount')),
+      status: requiredField(Status, required('status')),
+    }),
+    t.partial({
+      tx_hash: optionalText('TxHash', isTxHash, {
+        type: 'string',
+        maxLength: maxTxHashLength,
+        pattern: '^[\\x21-\\x7e]+$',
+      }),
+      payment_id: optionalText('PaymentId', (value) => paymentIdShape.test(value), {
+        type: 'string',
+        pattern: paymentIdShape.source,
+        description: 'an update of an earlier payment',
+      }),
+    }),
+  ]),
+});
+export type SandboxPaymentRequest = t.TypeOf<typeof SandboxPaymentRequest>;
 
 export const decodeSandboxPayment: (
   input: unknown,

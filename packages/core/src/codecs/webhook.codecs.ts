@@ -26,7 +26,7 @@ import {
 import { isNotifyUrl } from './payout.codecs.js';
 
 /** Patterns that qualify a webhook as an order's `notify_webhook_id` (the interface's list). */
-export const acquiringSubscriptionPatterns = [
+const acquiringSubscriptionPatterns = [
   'acquiring.*',
   'acquiring.order.updated',
   'acquiring.payment.updated',

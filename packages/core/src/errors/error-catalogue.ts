@@ -79,6 +79,20 @@ export const errorCatalogue = {
   account_frozen: entry('general', 'account frozen', 'permission'),
   internal_error: entry('general', 'internal error', 'internal'),
   route_not_found: entry('general', 'route not found', 'not_found', 'payrail'),
+  // Ids in the path whose object's own message already answers another status (a body id, a
+  // credential): the path's id is named instead (docs/adr/0007).
+  account_id_not_found: entry('general', 'account_id not found', 'not_found', 'payrail'),
+  key_id_not_found: entry('general', 'key_id not found', 'not_found', 'payrail'),
+  beneficiary_id_not_found: entry('general', 'beneficiary_id not found', 'not_found', 'payrail'),
+  beneficiary_account_id_not_found: entry(
+    'general',
+    'beneficiary_account_id not found',
+    'not_found',
+    'payrail',
+  ),
+  method_id_not_found: entry('general', 'method_id not found', 'not_found', 'payrail'),
+  network_code_not_found: entry('general', 'network code not found', 'not_found', 'payrail'),
+  route_id_not_found: entry('general', 'route_id not found', 'not_found', 'payrail'),
   rate_limit_exceeded: entry('general', 'rate limit exceeded', 'rate_limit', 'decisions'),
   invalid_query_param: entry('general', 'invalid <param>', 'validation', 'payrail'),
   invalid_decimal: entry(

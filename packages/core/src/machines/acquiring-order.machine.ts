@@ -1,7 +1,10 @@
 /**
- * The acquiring (pay-in) order. Its status is never set by hand: every accepted event updates
- * the context (payment records, close, time) and eventless transitions guarded by
- * `aggregateOrderStatus` move the machine to whatever the aggregation says (decisions §4).
+ * The acquiring (pay-in) order. Its status is never set by hand: it is a pure function of the
+ * order's payment records, close and clock (`aggregateOrderStatus`, decisions §4). One pure step,
+ * `orderStepOf`, decides what an event does (the next context and the effects to commit); the
+ * chart's event transitions name, per status and event, the statuses that step can lead to, each
+ * guarded by "the step leads there". An event that changes the order but not its status is taken
+ * by the machine-level handler and stays put.
  *
  * Every event carries `at`; an event at or after expire_time settles the expiry first (as if
  * the timer had fired), so a payment learnt after expiry is `late` whether or not the timer ran.
@@ -30,7 +33,6 @@ import {
   type OrderStatus,
   observationOf,
   orderAmounts,
-  orderStatuses,
   type PaymentRecord,
   type PaymentStatus,
   ProviderPaymentEvent,
@@ -168,21 +170,11 @@ const aggregateAt = (context: AcquiringOrderContext, now: number): OrderStatus =
     closed: context.close_reason !== null,
   });
 
-/** Contexts are immutable, so their status can be remembered: the guards ask for it often. */
-const statusMemo = new WeakMap<AcquiringOrderContext, OrderStatus>();
-
-/** The order status the context aggregates to, at the time of its last accepted event. */
+/** The order status the context aggregates to, by default at the time of its last event. */
 export const orderStatusOf = (
   context: AcquiringOrderContext,
   now = context.updated_at,
-): OrderStatus => {
-  if (now !== context.updated_at) return aggregateAt(context, now);
-  const known = statusMemo.get(context);
-  if (known !== undefined) return known;
-  const status = aggregateAt(context, now);
-  statusMemo.set(context, status);
-  return status;
-};
+): OrderStatus => aggregateAt(context, now);
 
 /** paid/remaining/overpaid of the order, from its records confirmed in time. */
 export const orderAmountsOf = (context: AcquiringOrderContext): OrderAmounts =>
@@ -196,7 +188,8 @@ type StepEffect =
   | { readonly type: 'emit'; readonly event: DomainEvent }
   | { readonly type: 'post'; readonly journal: Journal };
 
-interface OrderStep {
+/** What one event does to an order: the next context and the effects to commit with it. */
+export interface OrderStep {
   readonly context: AcquiringOrderContext;
   readonly effects: readonly StepEffect[];
 }
@@ -300,9 +293,10 @@ const paymentUpdated = (
 
 /**
  * One accepted event: the next context and the effects it commits, or undefined when the event
- * changes nothing (a duplicate, an early timer, a refused command).
+ * changes nothing (a duplicate, an early timer, a refused command). Pure: the machine's guards
+ * and its action call it with the same context and event and get the same answer.
  */
-const stepOf = (
+const orderStepOf = (
   context: AcquiringOrderContext,
   event: AcquiringOrderEvent,
 ): OrderStep | undefined => {
@@ -373,22 +367,6 @@ const stepOf = (
   return { context: next, effects };
 };
 
-/** The guard and the action of one transition see the same context and event: step once. */
-const stepMemo = new WeakMap<
-  AcquiringOrderEvent,
-  { readonly context: AcquiringOrderContext; readonly step: OrderStep | undefined }
->();
-const memoStepOf = (
-  context: AcquiringOrderContext,
-  event: AcquiringOrderEvent,
-): OrderStep | undefined => {
-  const known = stepMemo.get(event);
-  if (known !== undefined && known.context === context) return known.step;
-  const step = stepOf(context, event);
-  stepMemo.set(event, { context, step });
-  return step;
-};
-
 const contextOf = ({
   at,
   selected_token,
@@ -409,29 +387,85 @@ const contextOf = ({
   updated_at: at,
 });
 
-type AggregateTarget = {
-  readonly guard: {
-    readonly type: 'aggregatesTo';
-    readonly params: { readonly status: OrderStatus };
-  };
-  readonly target: OrderStatus;
+/** Where one event may take an order from a non-final status (the rest stays put). */
+interface OrderMoves {
+  readonly 'acquiring.payment.observed': readonly OrderStatus[];
+  /** Expiry, close and token choice: they settle the expiry, and close closes. */
+  readonly 'acquiring.order.*': readonly OrderStatus[];
+}
+
+/**
+ * The statuses each event can lead to, by decisions §4's aggregation: a payment moves an order
+ * between the in-flight statuses or completes it, and one learnt at or after expire_time settles
+ * the expiry first; a confirmed amount never goes back (so partial_paid never returns to pending
+ * or expires without payment); only a close closes.
+ */
+const orderMoves: Readonly<
+  Record<'pending' | 'processing' | 'confirming' | 'partial_paid', OrderMoves>
+> = {
+  pending: {
+    'acquiring.payment.observed': [
+      'processing',
+      'confirming',
+      'partial_paid',
+      'completed',
+      'expired',
+    ],
+    'acquiring.order.*': ['closed', 'expired'],
+  },
+  processing: {
+    'acquiring.payment.observed': [
+      'pending',
+      'confirming',
+      'partial_paid',
+      'completed',
+      'underpaid',
+      'expired',
+    ],
+    'acquiring.order.*': ['closed', 'underpaid', 'expired'],
+  },
+  confirming: {
+    'acquiring.payment.observed': [
+      'pending',
+      'processing',
+      'partial_paid',
+      'completed',
+      'underpaid',
+      'expired',
+    ],
+    'acquiring.order.*': ['closed', 'underpaid', 'expired'],
+  },
+  partial_paid: {
+    'acquiring.payment.observed': ['processing', 'confirming', 'completed', 'underpaid'],
+    'acquiring.order.*': ['closed', 'underpaid'],
+  },
 };
 
-/** From a non-final state, go wherever the aggregation of the context says. */
-const followAggregation = (from: OrderStatus): AggregateTarget[] =>
-  orderStatuses
-    .filter((status) => status !== from)
-    .map((status) => ({ guard: { type: 'aggregatesTo', params: { status } }, target: status }));
+const leadsTo = (status: OrderStatus) =>
+  ({
+    guard: { type: 'leadsTo', params: { status } },
+    target: status,
+    actions: 'applyEvent',
+  }) as const;
 
 const finalState = {
   tags: ['final'],
   entry: { type: 'clearExpiryTimer' },
 } as const;
 
+/** The machine-level handler: an event that changes the order without moving its status. */
 const acceptEvent = {
   guard: 'accepts',
   actions: 'applyEvent',
 } as const;
+
+/** A non-final status's event transitions, from its row of `orderMoves`. */
+const movesFrom = (from: keyof typeof orderMoves) => ({
+  on: {
+    'acquiring.payment.observed': orderMoves[from]['acquiring.payment.observed'].map(leadsTo),
+    'acquiring.order.*': orderMoves[from]['acquiring.order.*'].map(leadsTo),
+  },
+});
 
 /**
  * The acquiring order machine. States are the order statuses (wire names); the four final ones
@@ -453,7 +487,7 @@ export const acquiringOrderMachine = setup({
       });
     }),
     applyEvent: enqueueActions(({ context, event, enqueue }) => {
-      const step = memoStepOf(context, event);
+      const step = orderStepOf(context, event);
       if (step === undefined) return;
       enqueue.assign(() => step.context);
       for (const effect of step.effects) {
@@ -463,9 +497,13 @@ export const acquiringOrderMachine = setup({
     }),
   },
   guards: {
-    accepts: ({ context, event }) => memoStepOf(context, event) !== undefined,
-    aggregatesTo: ({ context }, params: { readonly status: OrderStatus }) =>
-      orderStatusOf(context) === params.status,
+    /** The event changes the order (the machine-level handler: the status stays). */
+    accepts: ({ context, event }) => orderStepOf(context, event) !== undefined,
+    /** The event changes the order, and its status becomes `status`. */
+    leadsTo: ({ context, event }, params: { readonly status: OrderStatus }) => {
+      const step = orderStepOf(context, event);
+      return step !== undefined && orderStatusOf(step.context) === params.status;
+    },
   },
 }).createMachine({
   id: 'acquiringOrder',
@@ -486,10 +524,10 @@ export const acquiringOrderMachine = setup({
     'acquiring.order.select_token': acceptEvent,
   },
   states: {
-    pending: { always: followAggregation('pending') },
-    processing: { always: followAggregation('processing') },
-    confirming: { always: followAggregation('confirming') },
-    partial_paid: { always: followAggregation('partial_paid') },
+    pending: movesFrom('pending'),
+    processing: movesFrom('processing'),
+    confirming: movesFrom('confirming'),
+    partial_paid: movesFrom('partial_paid'),
     completed: finalState,
     underpaid: finalState,
     expired: finalState,
@@ -574,7 +612,7 @@ export interface AcquiringOrderView {
 }
 
 /** The hosted checkout page of an order: `<checkoutBaseUrl>/<order_id>`. */
-export const checkoutUrlOf = (checkoutBaseUrl: string, orderId: string): string =>
+const checkoutUrlOf = (checkoutBaseUrl: string, orderId: string): string =>
   `${checkoutBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(orderId)}`;
 
 /** Builds `data.order` from a snapshot; the status is the snapshot's state. */

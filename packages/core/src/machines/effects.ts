@@ -57,7 +57,7 @@ export type Effect =
 export type EffectType = Effect['type'];
 export type EffectParams<T extends EffectType> = Omit<Extract<Effect, { type: T }>, 'type'>;
 
-export const effectTypes: readonly EffectType[] = [
+const effectTypes: readonly EffectType[] = [
   'emit',
   'post',
   'setTimer',
@@ -81,7 +81,7 @@ const isEffectType = (type: string): type is EffectType =>
   (effectTypes as readonly string[]).includes(type);
 
 /** Reads the effects off XState's executable actions, in the order XState would run them. */
-export const effectsOf = (
+const effectsOf = (
   actions: readonly { readonly type: string; readonly params?: unknown }[],
 ): readonly Effect[] =>
   actions.flatMap((action) =>

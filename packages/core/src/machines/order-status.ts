@@ -61,7 +61,7 @@ export const providerEventKinds = ['detected', 'confirming', 'confirmed', 'faile
 export type ProviderEventKind = (typeof providerEventKinds)[number];
 
 /** Where each normalised provider event puts its payment on chain. */
-export const chainStatusOf = (kind: ProviderEventKind): ChainStatus =>
+const chainStatusOf = (kind: ProviderEventKind): ChainStatus =>
   ({
     detected: 'processing',
     confirming: 'confirming',
@@ -70,7 +70,7 @@ export const chainStatusOf = (kind: ProviderEventKind): ChainStatus =>
   })[kind] as ChainStatus;
 
 /** Token amounts (pay_amount and everything paid) carry the stablecoins' scale: 6 decimals. */
-export const payAmountScale = 6;
+const payAmountScale = 6;
 
 const PayAmount = codecOf<string>(
   'PayAmount',
@@ -247,7 +247,7 @@ export const mergePayment = (
 };
 
 /** The sum of the records that count as paid: confirmed in time (`completed`), late ones never. */
-export const confirmedAmountOf = (
+const confirmedAmountOf = (
   payments: readonly Pick<PaymentRecord, 'status' | 'amount'>[],
 ): Decimal =>
   payments.reduce(

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { payrailError } from '../errors/error-catalogue.js';
 import {
   isBalanced,
   type Journal,
@@ -19,6 +20,7 @@ import {
   type PayoutStatusPair,
   payoutChargesOf,
   payoutMachine,
+  payoutRefusalKeyOf,
   payoutRefusalOf,
   payoutStateKeyOf,
   payoutStatePairOf,
@@ -346,6 +348,59 @@ describe('payout machine, model-based', () => {
           expect(b.value).toEqual(a.value);
           expect(b.context).toEqual(a.context);
         }),
+      );
+    },
+    propertyTimeout,
+  );
+
+  it(
+    'in every reachable state, for every event: can() false <=> refused with the wording table',
+    () => {
+      fc.assert(
+        fc.property(
+          scenarioArb,
+          fc.array(
+            payoutInputArb.chain((input) => eventArb(input.currency)),
+            {
+              minLength: 1,
+              maxLength: 8,
+            },
+          ),
+          ({ input, fundedUnits, events }, probes) => {
+            const ledger = new ModelLedger(
+              input.account_id,
+              input.currency,
+              asAmount(fundedUnits, input.currency),
+            );
+            let snapshot = start(payoutMachine, input).snapshot;
+            const visit = (at: number) => {
+              const state = payoutStateKeyOf(snapshot);
+              for (const [index, probe] of [...probes, ...events].entries()) {
+                const event = concrete(probe, at + index, ledger, input);
+                const refusal = payoutRefusalOf(snapshot, event);
+                if (snapshot.can(event)) {
+                  expect(refusal).toBeUndefined();
+                  expect(decide(payoutMachine, snapshot, event).changed).toBe(true);
+                } else {
+                  expect(refusal).toEqual(payrailError(payoutRefusalKeyOf(event.type, state)));
+                  expect(decide(payoutMachine, snapshot, event).changed).toBe(false);
+                }
+              }
+            };
+            visit(0);
+            for (const [index, generated] of events.entries()) {
+              const step = decide(
+                payoutMachine,
+                snapshot,
+                concrete(generated, index, ledger, input),
+              );
+              for (const journal of journalsOf(step.effects)) ledger.post(journal);
+              snapshot = step.snapshot;
+              visit(index + 1);
+            }
+          },
+        ),
+        { numRuns: 100 },
       );
     },
     propertyTimeout,

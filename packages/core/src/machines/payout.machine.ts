@@ -4,12 +4,20 @@
  * accepted event bumps `revision` and yields its effects as data (outbox events, ledger journals,
  * the execution request), which the engine commits with the snapshot in one unit of work.
  */
+import * as t from 'io-ts';
 import { assign, type Snapshot, type SnapshotFrom, setup } from 'xstate';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { payoutHoldJournal, payoutReleaseJournal, payoutSettleJournals } from '../ledger/ledger.js';
 import { type FeeBearer, type PayoutCharges, payoutCharges } from '../money/fees.js';
 import { type Currency, Decimal, money } from '../money/money.js';
 import { type DomainEvent, effectActions } from './effects.js';
+import {
+  CorruptSnapshotError,
+  decodeStored,
+  oneOf,
+  StoredCurrency,
+  storedVersionOf,
+} from './snapshot-persistence.js';
 
 /** The interface's review_status values, in lifecycle order (also the list-filter enum). */
 export const reviewStatuses = [
@@ -70,7 +78,7 @@ export const payoutStatusOfPair = (pair: PayoutStatusPair): PayoutStatus =>
 export const maxVerificationAttempts = 8;
 
 /** Why execution fails when the merchant cannot cover the debit (decisions §2). */
-export const insufficientBalanceReason = 'insufficient balance';
+const insufficientBalanceReason = 'insufficient balance';
 
 /** What the verification request tells the merchant about the recipient; fields come masked. */
 export interface PayoutVerificationDetails {
@@ -261,7 +269,7 @@ const sameValue = (a: unknown, b: unknown): boolean => {
 };
 
 /** Whether an update would change anything: an edit that does not answers `no changes`. */
-export const payoutChangesAnything = (context: PayoutContext, changes: PayoutChanges): boolean =>
+const payoutChangesAnything = (context: PayoutContext, changes: PayoutChanges): boolean =>
   Object.entries(changes).some(
     ([key, value]) => !sameValue(context[key as keyof PayoutContext], value),
   );
@@ -300,6 +308,8 @@ const payoutSetup = setup({
     context: {} as PayoutContext,
     events: {} as PayoutEvent,
     input: {} as PayoutInput,
+    /** Every resting state names its (review_status, execution_status) pair here. */
+    meta: {} as PayoutStatusPair,
   },
   actions: {
     ...effectActions,
@@ -381,6 +391,7 @@ export const payoutMachine = payoutSetup.createMachine({
       always: [{ guard: 'submittedOnCreate', target: 'pendingReview' }, { target: 'draft' }],
     },
     draft: {
+      meta: pair('draft', 'init'),
       on: {
         'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
         'payout.update': { guard: 'changesAnything', actions: ['accept', 'applyChanges'] },
@@ -405,6 +416,7 @@ export const payoutMachine = payoutSetup.createMachine({
           ],
         },
         awaitingVerification: {
+          meta: pair('pending_review', 'init'),
           entry: {
             type: 'emit',
             params: ({ context }) => ({ event: verificationRequest(context) }),
@@ -430,10 +442,11 @@ export const payoutMachine = payoutSetup.createMachine({
             ],
           },
         },
-        awaitingReview: {},
+        awaitingReview: { meta: pair('pending_review', 'init') },
       },
     },
     returned: {
+      meta: pair('returned', 'init'),
       entry: emitResult('payout.review.returned', pair('returned', 'init')),
       on: {
         'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
@@ -443,6 +456,7 @@ export const payoutMachine = payoutSetup.createMachine({
     },
     rejected: {
       type: 'final',
+      meta: pair('rejected', 'init'),
       entry: emitResult('payout.review.rejected', pair('rejected', 'init')),
     },
     approved: {
@@ -456,6 +470,7 @@ export const payoutMachine = payoutSetup.createMachine({
       ],
       states: {
         init: {
+          meta: pair('approved', 'init'),
           on: {
             'payout.execution.processing': [
               {
@@ -502,6 +517,7 @@ export const payoutMachine = payoutSetup.createMachine({
           },
         },
         processing: {
+          meta: pair('approved', 'processing'),
           on: {
             'payout.execution.completed': {
               target: 'completed',
@@ -518,17 +534,17 @@ export const payoutMachine = payoutSetup.createMachine({
             },
           },
         },
-        completed: { type: 'final' },
-        failed: { type: 'final' },
+        completed: { type: 'final', meta: pair('approved', 'completed') },
+        failed: { type: 'final', meta: pair('approved', 'failed') },
       },
     },
     /** Cancelled keeps the review_status it was cancelled from (decisions §2). */
     cancelled: {
       initial: 'draft',
       states: {
-        draft: { type: 'final' },
-        returned: { type: 'final' },
-        pendingReview: { type: 'final' },
+        draft: { type: 'final', meta: pair('draft', 'cancelled') },
+        returned: { type: 'final', meta: pair('returned', 'cancelled') },
+        pendingReview: { type: 'final', meta: pair('pending_review', 'cancelled') },
       },
     },
   },
@@ -539,26 +555,51 @@ export type PayoutMachine = typeof payoutMachine;
 /** A payout at rest; persist it with `persistPayout`. */
 export type PayoutSnapshot = SnapshotFrom<PayoutMachine>;
 
-/** The resting states, named `parent.child`; each is one (review_status, execution_status). */
-export const payoutStatePairs = {
-  draft: pair('draft', 'init'),
-  'pendingReview.awaitingVerification': pair('pending_review', 'init'),
-  'pendingReview.awaitingReview': pair('pending_review', 'init'),
-  returned: pair('returned', 'init'),
-  rejected: pair('rejected', 'init'),
-  'approved.init': pair('approved', 'init'),
-  'approved.processing': pair('approved', 'processing'),
-  'approved.completed': pair('approved', 'completed'),
-  'approved.failed': pair('approved', 'failed'),
-  'cancelled.draft': pair('draft', 'cancelled'),
-  'cancelled.returned': pair('returned', 'cancelled'),
-  'cancelled.pendingReview': pair('pending_review', 'cancelled'),
-} as const satisfies Record<string, PayoutStatusPair>;
+/** The resting states, named `parent.child`; each state's `meta` is its status pair. */
+export const payoutStateKeys = [
+  'draft',
+  'pendingReview.awaitingVerification',
+  'pendingReview.awaitingReview',
+  'returned',
+  'rejected',
+  'approved.init',
+  'approved.processing',
+  'approved.completed',
+  'approved.failed',
+  'cancelled.draft',
+  'cancelled.returned',
+  'cancelled.pendingReview',
+] as const;
 /** A resting state of the machine, e.g. `approved.processing`. */
-export type PayoutStateKey = keyof typeof payoutStatePairs;
+export type PayoutStateKey = (typeof payoutStateKeys)[number];
+
+const isPayoutStateKey = (key: string): key is PayoutStateKey =>
+  payoutStateKeys.some((k) => k === key);
+
+const isStatusPair = (meta: unknown): meta is PayoutStatusPair =>
+  typeof meta === 'object' &&
+  meta !== null &&
+  'review_status' in meta &&
+  'execution_status' in meta &&
+  reviewStatuses.some((r) => r === meta.review_status) &&
+  executionStatuses.some((e) => e === meta.execution_status);
+
+/** The pair a resting state declares in its `meta`; a state without one is not at rest. */
+const metaPairOf = (key: PayoutStateKey): PayoutStatusPair => {
+  const { meta } = payoutMachine.getStateNodeById(`payout.${key}`);
+  if (!isStatusPair(meta)) throw new TypeError(`payout state ${key} declares no status pair`);
+  return meta;
+};
+
+/** Each resting state's (review_status, execution_status), read from the states' `meta`. */
+export const payoutStatePairs: Readonly<Record<PayoutStateKey, PayoutStatusPair>> =
+  Object.fromEntries(payoutStateKeys.map((key) => [key, metaPairOf(key)])) as Record<
+    PayoutStateKey,
+    PayoutStatusPair
+  >; // sound: one entry per key of payoutStateKeys, each checked by metaPairOf
 
 /** States that accept no event any more. */
-export const finalPayoutStates: readonly PayoutStateKey[] = [
+const finalPayoutStates: readonly PayoutStateKey[] = [
   'rejected',
   'approved.completed',
   'approved.failed',
@@ -576,15 +617,18 @@ export const payoutStateKeyOf = (snapshot: PayoutSnapshot): PayoutStateKey => {
       : Object.entries(value as Record<string, string>)
           .map(([parent, child]) => `${parent}.${child}`)
           .join('');
-  if (!Object.hasOwn(payoutStatePairs, key)) {
-    throw new TypeError(`payout snapshot not at rest: ${key}`);
-  }
-  return key as PayoutStateKey;
+  if (!isPayoutStateKey(key)) throw new TypeError(`payout snapshot not at rest: ${key}`);
+  return key;
 };
 
-/** The (review_status, execution_status) a query answers for this snapshot. */
-export const payoutStatePairOf = (snapshot: PayoutSnapshot): PayoutStatusPair =>
-  payoutStatePairs[payoutStateKeyOf(snapshot)];
+/** The (review_status, execution_status) a query answers: the resting state's `meta`. */
+export const payoutStatePairOf = (snapshot: PayoutSnapshot): PayoutStatusPair => {
+  const pair = Object.values(snapshot.getMeta()).find(isStatusPair);
+  if (pair === undefined) {
+    throw new TypeError(`payout snapshot not at rest: ${JSON.stringify(snapshot.value)}`);
+  }
+  return pair;
+};
 
 /** review_status on the wire, from the machine state alone (never stored twice). */
 export const reviewStatusOf = (snapshot: PayoutSnapshot): ReviewStatus =>
@@ -602,100 +646,185 @@ export const payoutStatusOf = (snapshot: PayoutSnapshot): PayoutStatus =>
 export const isFinalPayout = (snapshot: PayoutSnapshot): boolean =>
   finalPayoutStates.includes(payoutStateKeyOf(snapshot));
 
-/** The message for an operation the state forbids, as decisions §2 words it for cancel. */
-const stateConflict = (state: PayoutStateKey): PayrailError => {
-  switch (state) {
-    case 'approved.init':
-      return payrailError('payout_already_approved');
-    case 'approved.processing':
-      return payrailError('payout_already_processing');
-    case 'rejected':
-      return payrailError('payout_rejected');
-    default:
-      return payrailError('invalid_payout_status');
-  }
+/** The catalogue errors a payout answers when its machine does not accept an event. */
+export type PayoutRefusalKey =
+  | 'payout_not_editable'
+  | 'no_changes'
+  | 'payout_already_approved'
+  | 'payout_already_processing'
+  | 'payout_rejected'
+  | 'invalid_payout_status';
+
+/** How a refusal is worded: by the state the payout is in, else `otherwise`. */
+export interface PayoutRefusalWording {
+  readonly otherwise: PayoutRefusalKey;
+  readonly in?: Readonly<Partial<Record<PayoutStateKey, PayoutRefusalKey>>>;
+}
+
+/** An operation the state forbids, as decisions §2 words it for cancel. */
+const stateConflict: PayoutRefusalWording = {
+  otherwise: 'invalid_payout_status',
+  in: {
+    'approved.init': 'payout_already_approved',
+    'approved.processing': 'payout_already_processing',
+    rejected: 'payout_rejected',
+  },
 };
 
-const editable: readonly PayoutStateKey[] = ['draft', 'returned'];
-const cancellable: readonly PayoutStateKey[] = [
-  'draft',
-  'returned',
-  'pendingReview.awaitingVerification',
-  'pendingReview.awaitingReview',
-];
-const inReview: readonly PayoutStateKey[] = [
-  'pendingReview.awaitingVerification',
-  'pendingReview.awaitingReview',
-];
+/**
+ * The wording table: which catalogue error answers an event the machine does not accept
+ * (`snapshot.can(event)` false), by event type and state. The machine alone decides *whether*;
+ * this table only says *how* a refusal reads.
+ */
+const payoutRefusalWording: Readonly<Record<PayoutEventType, PayoutRefusalWording>> = {
+  // In draft or returned the only way to be refused is an edit that changes nothing.
+  'payout.update': {
+    otherwise: 'payout_not_editable',
+    in: { draft: 'no_changes', returned: 'no_changes' },
+  },
+  'payout.submit': stateConflict,
+  'payout.cancel': stateConflict,
+  'payout.review.approve': stateConflict,
+  'payout.review.return': stateConflict,
+  'payout.review.reject': stateConflict,
+  'payout.verification.answered': { otherwise: 'invalid_payout_status' },
+  'payout.execution.processing': {
+    otherwise: 'invalid_payout_status',
+    in: { 'approved.processing': 'payout_already_processing' },
+  },
+  'payout.execution.completed': { otherwise: 'invalid_payout_status' },
+  'payout.execution.failed': { otherwise: 'invalid_payout_status' },
+};
+
+/** The catalogue error the wording table gives `eventType` refused in `state`. */
+export const payoutRefusalKeyOf = (
+  eventType: PayoutEventType,
+  state: PayoutStateKey,
+): PayoutRefusalKey => {
+  const wording = payoutRefusalWording[eventType];
+  return wording.in?.[state] ?? wording.otherwise;
+};
 
 /**
  * Why the payout refuses `event`, in the catalogue's words; `undefined` exactly when the machine
- * accepts it (changes state and revision). XState silently ignores unhandled events; the engine
- * answers with this instead.
+ * accepts it (`snapshot.can(event)`: it changes state or runs actions). XState silently ignores
+ * unhandled events; the engine answers with this instead.
  */
 export const payoutRefusalOf = (
   snapshot: PayoutSnapshot,
   event: PayoutEvent,
-): PayrailError | undefined => {
-  const state = payoutStateKeyOf(snapshot);
-  const context = snapshot.context;
-  switch (event.type) {
-    case 'payout.update':
-      if (!editable.includes(state)) return payrailError('payout_not_editable');
-      return payoutChangesAnything(context, event.changes) ? undefined : payrailError('no_changes');
-    case 'payout.submit':
-      return editable.includes(state) ? undefined : stateConflict(state);
-    case 'payout.cancel':
-      return cancellable.includes(state) ? undefined : stateConflict(state);
-    case 'payout.review.approve':
-    case 'payout.review.return':
-    case 'payout.review.reject':
-      return inReview.includes(state) ? undefined : stateConflict(state);
-    case 'payout.verification.answered':
-      return state === 'pendingReview.awaitingVerification' &&
-        (event.verified !== null || event.attempt > context.verification_attempts)
-        ? undefined
-        : payrailError('invalid_payout_status');
-    case 'payout.execution.processing':
-      if (state === 'approved.init') return undefined;
-      return state === 'approved.processing'
-        ? payrailError('payout_already_processing')
-        : payrailError('invalid_payout_status');
-    case 'payout.execution.completed':
-    case 'payout.execution.failed':
-      return state === 'approved.init' || state === 'approved.processing'
-        ? undefined
-        : payrailError('invalid_payout_status');
-  }
-};
+): PayrailError | undefined =>
+  snapshot.can(event)
+    ? undefined
+    : payrailError(payoutRefusalKeyOf(event.type, payoutStateKeyOf(snapshot)));
 
 /** Version of the persisted snapshot format; bump when states or context change shape. */
-export const payoutSnapshotVersion = 1;
+const payoutSnapshotVersion = 1;
 
-/** What a store keeps in a payout record's `snapshot` column: versioned, plain JSON. */
-export interface PersistedPayout {
-  readonly version: typeof payoutSnapshotVersion;
-  /** `payoutMachine.getPersistedSnapshot(...)`: plain JSON. */
-  readonly snapshot: { readonly value: unknown; readonly context: PayoutContext };
-}
+const PayoutStateValue = t.union([
+  oneOf(['draft', 'returned', 'rejected'] as const, 'PayoutStateValue'),
+  t.type({ pendingReview: oneOf(['awaitingVerification', 'awaitingReview'] as const, 'Review') }),
+  t.type({ approved: oneOf(['init', 'processing', 'completed', 'failed'] as const, 'Execution') }),
+  t.type({ cancelled: oneOf(['draft', 'returned', 'pendingReview'] as const, 'Cancelled') }),
+]);
 
-/** The JSON a store keeps for a payout. */
-export const persistPayout = (snapshot: PayoutSnapshot): PersistedPayout => ({
+const StoredPayoutContext = t.intersection([
+  t.type({
+    payout_id: t.string,
+    account_id: t.string,
+    reference: t.string,
+    currency: StoredCurrency,
+    amount: t.string,
+    fee: t.string,
+    fee_bearer: t.keyof({ merchant: null, user: null }),
+    notify_url: t.string,
+    beneficiary_id: t.string,
+    beneficiary_account_id: t.string,
+    verification_enabled: t.boolean,
+    auto_approve: t.boolean,
+    verification: t.type({
+      beneficiary_name: t.string,
+      network_code: t.string,
+      account_type: t.union([t.string, t.null]),
+      beneficiary_account: t.type({
+        network_code: t.string,
+        display_name: t.union([t.string, t.null]),
+        fields_masked: t.record(t.string, t.string),
+      }),
+    }),
+    verification_attempts: t.number,
+    revision: t.number,
+    created_at: t.number,
+    updated_at: t.number,
+  }),
+  t.partial({
+    client_request_id: t.string,
+    execution_fail_reason: t.string,
+    submitted_at: t.number,
+  }),
+]);
+
+/**
+ * The route a payout was priced on, kept beside the snapshot (the machine does not need it);
+ * absent on payouts made before routing was recorded.
+ */
+export const PayoutRouting = t.type({
+  route_id: t.string,
+  method_id: t.number,
+  channel_id: t.union([t.string, t.null]),
+  channel_account_id: t.union([t.string, t.null]),
+});
+export type PayoutRouting = t.TypeOf<typeof PayoutRouting>;
+
+/**
+ * What a store keeps in a payout record's `snapshot` column: versioned, plain JSON. The codec
+ * checks the state value and the context; the rest of XState's persisted snapshot (`status`,
+ * `children`, ...) rides along for `payoutActorSnapshot`.
+ */
+export const PersistedPayout = t.intersection([
+  t.type({
+    version: t.literal(payoutSnapshotVersion),
+    snapshot: t.type({ value: PayoutStateValue, context: StoredPayoutContext }),
+  }),
+  t.partial({ routing: PayoutRouting }),
+]);
+export type PersistedPayout = t.TypeOf<typeof PersistedPayout>;
+
+/** The JSON a store keeps for a payout, with the route it was priced on when there is one. */
+export const persistPayout = (
+  snapshot: PayoutSnapshot,
+  routing?: PayoutRouting,
+): PersistedPayout => ({
   version: payoutSnapshotVersion,
-  snapshot: payoutMachine.getPersistedSnapshot(snapshot) as unknown as PersistedPayout['snapshot'],
+  snapshot: {
+    ...payoutMachine.getPersistedSnapshot(snapshot),
+    value: PayoutStateValue.is(snapshot.value) ? snapshot.value : corruptValue(snapshot),
+    context: snapshot.context,
+  },
+  ...(routing === undefined ? {} : { routing }),
 });
 
-const assertPayoutVersion = (persisted: PersistedPayout): void => {
-  if (persisted.version !== payoutSnapshotVersion) {
-    throw new TypeError(`unsupported payout snapshot version: ${String(persisted.version)}`);
-  }
+const corruptValue = (snapshot: PayoutSnapshot): never => {
+  throw new CorruptSnapshotError('payout', `not at rest: ${JSON.stringify(snapshot.value)}`);
 };
 
-/** A snapshot back from stored JSON, ready for `decide`; refuses another format version. */
-export const restorePayout = (persisted: PersistedPayout): PayoutSnapshot => {
-  assertPayoutVersion(persisted);
+/** The stored JSON checked: today's format version, a resting state, a whole context. */
+export const decodePersistedPayout = (json: unknown): PersistedPayout => {
+  const version = storedVersionOf('payout', json);
+  if (version !== payoutSnapshotVersion) {
+    throw new CorruptSnapshotError('payout', `unsupported payout snapshot version: ${version}`);
+  }
+  return decodeStored('payout', PersistedPayout, json);
+};
+
+/**
+ * A snapshot back from stored JSON, ready for `decide`. Another format version, a state the
+ * machine does not rest in or a context missing a field throws `CorruptSnapshotError`.
+ */
+export const restorePayout = (json: unknown): PayoutSnapshot => {
+  const persisted = decodePersistedPayout(json);
   return payoutMachine.resolveState({
-    value: persisted.snapshot.value as PayoutSnapshot['value'],
+    value: persisted.snapshot.value,
     context: persisted.snapshot.context,
   });
 };
@@ -703,10 +832,11 @@ export const restorePayout = (persisted: PersistedPayout): PayoutSnapshot => {
 /**
  * What a live actor resumes from, given the stored JSON (`resumeActor(payoutMachine, ...)`): the
  * persisted snapshot inside the versioned wrapper, since the wrapper itself makes XState throw.
- * Refuses another format version, as `restorePayout` does.
+ * Checked as `restorePayout` checks it.
  */
-export const payoutActorSnapshot = (persisted: PersistedPayout): Snapshot<unknown> => {
-  assertPayoutVersion(persisted);
-  // XState types a persisted snapshot as a live one, whose `output` and `error` JSON leaves out.
-  return persisted.snapshot as unknown as Snapshot<unknown>;
+export const payoutActorSnapshot = (json: unknown): Snapshot<unknown> => {
+  const persisted = decodePersistedPayout(json);
+  // XState's persisted snapshot is JSON with `status` and `children` beside value and context;
+  // the codec checked value and context and kept the rest as stored.
+  return persisted.snapshot as Snapshot<unknown> & typeof persisted.snapshot;
 };

@@ -48,7 +48,7 @@ const signedDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
  * No amount has more than 24 integer digits: with 6 decimals that is 30 significant digits, well
  * inside the 40 that `Decimal` computes exactly, fees and sums included.
  */
-export const maxIntegerDigits = 24;
+const maxIntegerDigits = 24;
 
 export interface ParseAmountOptions {
   /** The name of the field in error messages. */

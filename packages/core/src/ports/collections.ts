@@ -171,5 +171,17 @@ export const collectionSpecs = {
 
 export type CollectionSpecs = typeof collectionSpecs;
 export type CollectionName = keyof CollectionSpecs;
+
+/**
+ * A spec with its field names as plain strings: how a store sees every collection alike when it
+ * treats a record as a bag of fields. Every spec above is one.
+ */
+export interface LooseCollectionSpec {
+  readonly name: string;
+  readonly id: string;
+  readonly scope: string | null;
+  readonly unique: readonly (readonly string[])[];
+  readonly filters: readonly string[];
+}
 /** The record type a collection holds. */
 export type RecordOf<N extends CollectionName> = NonNullable<CollectionSpecs[N]['__record']>;

@@ -122,6 +122,13 @@ export type OutboxDestination =
   | { readonly kind: 'webhook'; readonly webhookId: string }
   | { readonly kind: 'notify_url'; readonly url: string };
 
+/**
+ * A destination as a key: every store dedupes a replayed event to the same destination into one
+ * message, and orders one business object's messages per destination, by this key.
+ */
+export const outboxDestinationKey = (destination: OutboxDestination): string =>
+  destination.kind === 'webhook' ? `webhook:${destination.webhookId}` : `url:${destination.url}`;
+
 export interface OutboxMessage {
   readonly outbox_id: string;
   readonly event_id: string;

@@ -30,7 +30,10 @@ export interface WireCryptoBatchItem {
 
 const accountBytes = fc.uint8Array({ minLength: 20, maxLength: 20 });
 
-/** The EVM address of 20 bytes, in one of its accepted spellings. */
+/**
+ * The EVM address of 20 bytes, in one of its accepted spellings.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const evmAddressOf = (
   bytes: Uint8Array,
   spelling: 'checksum' | 'lower' | 'upper',
@@ -41,7 +44,10 @@ export const evmAddressOf = (
   return toEvmChecksumAddress(`0x${hex}`);
 };
 
-/** The TRON address of a 20-byte account id (version byte 0x41). */
+/**
+ * The TRON address of a 20-byte account id (version byte 0x41).
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const tronAddressOf = (bytes: Uint8Array): string => {
   const payload = new Uint8Array(21);
   payload[0] = 0x41;
@@ -72,7 +78,10 @@ const accountWith = (
   ...(name === undefined ? {} : { display_name: name }),
 });
 
-/** A receiving account whose address fits its network_code, or no network_code at all. */
+/**
+ * A receiving account whose address fits its network_code, or no network_code at all.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const beneficiaryAccount: fc.Arbitrary<WireBeneficiaryAccount> = fc.oneof(
   fc
     .tuple(evmAddress, fc.option(fc.constant('EVM' as const), { nil: undefined }), displayName)
@@ -88,12 +97,18 @@ export const decodedAccountOf = (account: WireBeneficiaryAccount) => ({
   network_code: account.network_code ?? inferNetworkCode(account.address),
 });
 
-/** order_no: any string with a non-blank character. */
+/**
+ * order_no: any string with a non-blank character.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const orderNo: fc.Arbitrary<string> = fc
   .string({ minLength: 1, maxLength: 40 })
   .filter((s) => s.trim() !== '');
 
-/** A positive amount at scale 6 as a client may spell it ("12", "0.5", "3.250000"). */
+/**
+ * A positive amount at scale 6 as a client may spell it ("12", "0.5", "3.250000").
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const cryptoAmount: fc.Arbitrary<string> = fc
   .tuple(fc.bigInt({ min: 1n, max: 10n ** 18n }), fc.boolean())
   .map(([units, padded]) => {
@@ -104,13 +119,16 @@ export const cryptoAmount: fc.Arbitrary<string> = fc
   });
 
 /** Lengths biased to small batches, with the occasional large one up to 500. */
-export const batchLength = (max: number = maxBatchItems): fc.Arbitrary<number> =>
+const batchLength = (max: number = maxBatchItems): fc.Arbitrary<number> =>
   fc.oneof(
     { weight: 8, arbitrary: fc.integer({ min: 1, max: Math.min(12, max) }) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max }) },
   );
 
-/** `n` items with unique order_no and unique receiving addresses (EVM case-insensitively). */
+/**
+ * `n` items with unique order_no and unique receiving addresses (EVM case-insensitively).
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const itemsOfLength = (n: number): fc.Arbitrary<WireCryptoBatchItem[]> =>
   fc
     .tuple(

@@ -22,14 +22,20 @@ const checksummedEvmAddress = accountId.map((bytes) => toEvmChecksumAddress(`0x$
 /** Base58check TRON addresses (version byte 0x41). */
 const tronAddress = accountId.map((bytes) => toTronAddress(Uint8Array.from([0x41, ...bytes])));
 
-/** Any non-blank string of `min`-`max` code points, from the whole of Unicode. */
+/**
+ * Any non-blank string of `min`-`max` code points, from the whole of Unicode.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const textOfLength = (min: number, max: number): fc.Arbitrary<string> =>
   fc.string({ unit: 'binary', minLength: min, maxLength: max }).filter((s) => s.trim() !== '');
 
 const atom = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]{1,10}$/);
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
 
-/** Practical e-mail addresses (the `isEmailAddress` rule). */
+/**
+ * Practical e-mail addresses (the `isEmailAddress` rule).
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const emailAddress = fc
   .record({
     local: fc.array(atom, { minLength: 1, maxLength: 3 }),
@@ -41,7 +47,10 @@ export const emailAddress = fc
 const nameLetters = ['a', 'Z', 'é', 'ß', 'Ж', 'ø', '李', 'ñ', 'ع', 'Ω', 'İ', '\u0301'];
 const nameSeparators = [' ', '-', "'"];
 
-/** First or last names: 3-100 letters (any script), apostrophes, hyphens and spaces. */
+/**
+ * First or last names: 3-100 letters (any script), apostrophes, hyphens and spaces.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
 export const personName = fc
   .tuple(
     fc.constantFrom('a', 'Ж', '李', 'é'),
@@ -50,8 +59,8 @@ export const personName = fc
   .map(([first, rest]) => [first, ...rest].join(''));
 
 /** Countries with a zip format in the table, and a few without. */
-export const countriesWithZipFormat = Object.keys(zipFormats);
-export const countriesWithoutZipFormat = ['AR', 'KE', 'XK', 'ZA', 'AE', 'TH'] as const;
+const countriesWithZipFormat = Object.keys(zipFormats);
+const countriesWithoutZipFormat = ['AR', 'KE', 'XK', 'ZA', 'AE', 'TH'] as const;
 
 const zipOf = (country: string): fc.Arbitrary<string> => {
   const format = zipFormats[country];

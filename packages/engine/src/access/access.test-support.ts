@@ -3,7 +3,8 @@
  * access use cases over them; plus a merchant with a key, made through the admin use cases.
  */
 import type { IdGenerator, PayrailError } from '@payrail/core';
-import { createMemoryStore, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Caller } from '../engine-api.js';
 import { adjustableClock, type EngineDeps, type EngineSettings } from '../engine-deps.js';
@@ -14,7 +15,7 @@ export const testNow = 1_800_000_000;
 export const testKeySecret = new Uint8Array(32).fill(7);
 
 /** `<prefix>_0001`, `<prefix>_0002`, ... per prefix. */
-export const countingIds = (): IdGenerator => {
+const countingIds = (): IdGenerator => {
   const counts = new Map<string, number>();
   return {
     next: (prefix) => {
@@ -50,7 +51,7 @@ export const rightOf = <T>(outcome: Outcome<T>): T => {
   return outcome.right;
 };
 
-export const leftOf = <T>(outcome: Outcome<T>): PayrailError => {
+const leftOf = <T>(outcome: Outcome<T>): PayrailError => {
   if (E.isRight(outcome))
     throw new Error(`expected an error, got ${JSON.stringify(outcome.right)}`);
   return outcome.left;

@@ -1,42 +1,30 @@
 /**
- * Wire shapes of the access part: accounts, API keys, webhooks, deliveries, funding records,
- * balances and ledger records, exactly as the `data` of an answer shows them (snake_case,
- * amounts at the currency's scale, Unix seconds). Secrets never appear here: the use cases that
- * may show one (decisions §5, §7, §8) add it themselves.
+ * The builders of the access part's answers: accounts, API keys, webhooks, deliveries, funding
+ * records, balances and ledger records, each typed with the core's answer codec of its shape
+ * (`access-answers.codecs.ts`), so what the engine answers is what `/openapi.json` documents.
+ * Secrets never appear here: the use cases that may show one (decisions §5, §7, §8) add them.
  */
 import {
   type AccountRecord,
+  type AccountView,
   type ApiKeyRecord,
+  type ApiKeyView,
   type Balance,
+  type BalanceView,
   type Currency,
   Decimal,
-  type DeliveryAttempt,
-  type Environment,
   type FundingRecord,
+  type FundingView,
   formatAmount,
   type LedgerEntry,
-  type MerchantBucket,
+  type LedgerEntryView,
   type MerchantRecord,
-  type PayTokenId,
-  type RecordType,
+  type MerchantView,
   type WebhookDeliveryRecord,
+  type WebhookDeliveryView,
   type WebhookRecord,
+  type WebhookView,
 } from '@payrail/core';
-
-/** `data.account`: a merchant account's settings, never its notify_secret. */
-export interface AccountView {
-  readonly merchant_id: string;
-  readonly account_id: string;
-  readonly status: AccountRecord['status'];
-  readonly currencies: readonly Currency[];
-  readonly verification_enabled: boolean;
-  readonly auto_approve: boolean;
-  readonly products: { readonly payout: boolean; readonly acquiring: boolean };
-  readonly enabled_pay_tokens: readonly PayTokenId[];
-  readonly default_pay_tokens: readonly PayTokenId[];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
 
 export const accountView = (account: AccountRecord): AccountView => ({
   merchant_id: account.merchant_id,
@@ -52,18 +40,6 @@ export const accountView = (account: AccountRecord): AccountView => ({
   updated_at: account.updated_at,
 });
 
-/** `data.merchant` of merchant creation: the one answer with the first account's notify_secret. */
-export interface MerchantView {
-  readonly merchant_id: string;
-  readonly account_id: string;
-  readonly name: string;
-  readonly status: MerchantRecord['status'];
-  readonly currencies: readonly Currency[];
-  readonly notify_secret: string;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
 export const merchantView = (merchant: MerchantRecord, account: AccountRecord): MerchantView => ({
   merchant_id: merchant.merchant_id,
   account_id: account.account_id,
@@ -74,33 +50,6 @@ export const merchantView = (merchant: MerchantRecord, account: AccountRecord): 
   created_at: merchant.created_at,
   updated_at: merchant.updated_at,
 });
-
-/** `data.account` of a notify_secret rotation: the new secret, shown this once. */
-export interface AccountNotifySecretView {
-  readonly account_id: string;
-  readonly notify_secret: string;
-}
-
-/** `data.api_key`; `version` is the key's, bumped by each rotation. */
-export interface ApiKeyView {
-  readonly key_id: string;
-  readonly merchant_id: string;
-  readonly account_id: string;
-  readonly name: string;
-  readonly env: Environment;
-  readonly permissions: readonly string[];
-  readonly version: number;
-  readonly status: ApiKeyRecord['status'];
-  readonly ip_whitelist: readonly string[];
-  readonly expires_at: number;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
-/** `data.api_key` of issue and rotation: the only answers that carry the token. */
-export interface IssuedApiKeyView extends ApiKeyView {
-  readonly token: string;
-}
 
 export const apiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
   key_id: key.key_id,
@@ -117,21 +66,6 @@ export const apiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
   updated_at: key.updated_at,
 });
 
-/** `data.webhook`, without its secret. */
-export interface WebhookView {
-  readonly webhook_id: string;
-  readonly url: string;
-  readonly events: readonly string[];
-  readonly status: WebhookRecord['status'];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
-/** `data.webhook` of create and rotate-secret: the only answers that carry the secret. */
-export interface WebhookWithSecretView extends WebhookView {
-  readonly secret: string;
-}
-
 export const webhookView = (webhook: WebhookRecord): WebhookView => ({
   webhook_id: webhook.webhook_id,
   url: webhook.url,
@@ -140,19 +74,6 @@ export const webhookView = (webhook: WebhookRecord): WebhookView => ({
   created_at: webhook.created_at,
   updated_at: webhook.updated_at,
 });
-
-/** One delivery of a webhook (or of a payout's callback: `webhook_id` null) and its attempts. */
-export interface WebhookDeliveryView {
-  readonly delivery_id: string;
-  readonly webhook_id: string | null;
-  readonly event_id: string;
-  readonly event_type: string;
-  readonly url: string;
-  readonly status: WebhookDeliveryRecord['status'];
-  readonly attempts: readonly DeliveryAttempt[];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
 
 export const deliveryView = (delivery: WebhookDeliveryRecord): WebhookDeliveryView => ({
   delivery_id: delivery.delivery_id,
@@ -173,18 +94,6 @@ export const deliveryView = (delivery: WebhookDeliveryRecord): WebhookDeliveryVi
   updated_at: delivery.updated_at,
 });
 
-/** A deposit or withdrawal; `record_id` is the ledger's `business_id` of its movement. */
-export interface FundingView {
-  readonly record_id: string;
-  readonly currency: Currency;
-  readonly network: string;
-  readonly amount: string;
-  readonly status: FundingRecord['status'];
-  readonly tx_hash: string | null;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
 export const fundingView = (record: FundingRecord): FundingView => ({
   record_id: record.record_id,
   currency: record.currency,
@@ -195,11 +104,6 @@ export const fundingView = (record: FundingRecord): FundingView => ({
   created_at: record.created_at,
   updated_at: record.updated_at,
 });
-
-/** `total` is available plus held: what the account owns, spendable or not. */
-export interface BalanceView extends Balance {
-  readonly total: string;
-}
 
 export const balanceView = (balance: Balance): BalanceView => ({
   currency: balance.currency,
@@ -217,29 +121,7 @@ export const zeroBalance = (currency: Currency): Balance => ({
   held: formatAmount({ currency, value: new Decimal(0) }),
 });
 
-/**
- * One ledger record: one posting of a movement to one of the account's buckets (ADR 0020,
- * docs/ledger.md). `transaction_id` is the platform's id of the movement (the journal id): a
- * hold or a release is two records with one transaction_id, one per bucket; `business_id` the
- * platform id of the object that moved money (payout_id, a deposit's record_id, a pay-in's
- * payment_id); `reference` the merchant's own number of a payout (its reference), `null` for
- * other records. `amount` is signed (into the bucket positive, out of it negative) and
- * `balance_after` is the bucket's balance in the currency right after the record, so an
- * ascending replay from zero ends at the balances.
- */
-export interface LedgerEntryView {
-  readonly transaction_id: string;
-  readonly record_type: RecordType;
-  readonly currency: Currency;
-  readonly bucket: MerchantBucket;
-  readonly amount: string;
-  readonly balance_after: string;
-  readonly business_type: string;
-  readonly business_id: string;
-  readonly reference: string | null;
-  readonly created_at: number;
-}
-
+/** A ledger posting as the merchant reads it; `reference` is a payout's, `null` otherwise. */
 export const ledgerEntryView = (entry: LedgerEntry, reference: string | null): LedgerEntryView => ({
   transaction_id: entry.journal_id,
   record_type: entry.record_type,

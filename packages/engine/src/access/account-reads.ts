@@ -13,14 +13,14 @@ import {
   type LedgerEntry,
   LedgerListQuery,
   type ListQuery,
-  payrailError,
   type StoreTransaction,
   WithdrawalListQuery,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { type Outcome, orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
+import { callerAccount } from '../store-reads.js';
+import { type Outcome, orRefuse, unitOfWork } from '../unit-of-work.js';
 import {
   accountView,
   balanceView,
@@ -29,9 +29,8 @@ import {
   zeroBalance,
 } from './access.views.js';
 
-const loadAccount = async (tx: StoreTransaction, caller: Caller) =>
-  (await tx.accounts.get(caller.account_id, caller.merchant_id)) ??
-  refuse(payrailError('account_not_found'));
+/** The account's own read endpoints answer a frozen account too. */
+const loadAccount = (tx: StoreTransaction, caller: Caller) => callerAccount(tx, caller, 'allowed');
 
 /**
  * The merchant's reference of each payout on a page of ledger records. Pay-ins are journalled

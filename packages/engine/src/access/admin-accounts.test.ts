@@ -147,9 +147,9 @@ describe('updateAccount', () => {
     ).toBe('unsupported network/currency: ETH/USDT');
   });
 
-  it('an unknown account is `merchant account not found`', async () => {
+  it('an unknown account in the path is 404 `account_id not found`', async () => {
     expect(failureOf(await h.access.admin.updateAccount('acc_nope', { status: 'frozen' }))).toEqual(
-      { message: 'merchant account not found', httpStatus: 400, code: 53 },
+      { message: 'account_id not found', httpStatus: 404, code: 65 },
     );
     expect(failureOf(await h.access.admin.updateAccount('acc_nope', { status: 'x' })).message).toBe(
       'invalid status',
@@ -170,7 +170,7 @@ describe('rotateNotifySecret', () => {
     };
     expect(stored.notify_secret).toBe(data.account.notify_secret);
     expect(failureOf(await h.access.admin.rotateNotifySecret('acc_nope')).message).toBe(
-      'merchant account not found',
+      'account_id not found',
     );
   });
 });
@@ -221,7 +221,7 @@ describe('API keys', () => {
       failureOf(
         await h.access.admin.issueApiKey('acc_nope', { permissions: ['payment.account.read'] }),
       ).message,
-    ).toBe('merchant account not found');
+    ).toBe('account_id not found');
   });
 
   it('lists the keys that are not deleted, newest first, never a token', async () => {
@@ -245,7 +245,7 @@ describe('API keys', () => {
     const { token: _, ...view } = first.api_key;
     expect(data.items[1]).toEqual(view);
     expect(failureOf(await h.access.admin.listApiKeys('acc_nope')).message).toBe(
-      'merchant account not found',
+      'account_id not found',
     );
   });
 
@@ -281,7 +281,7 @@ describe('API keys', () => {
 
     const deleted = rightOf(await h.access.admin.deleteApiKey(api_key.key_id));
     expect(deleted.api_key.status).toBe('deleted');
-    const notFound = { message: 'api key not found', httpStatus: 401, code: 61 };
+    const notFound = { message: 'key_id not found', httpStatus: 404, code: 65 };
     expect(failureOf(await h.access.admin.deleteApiKey(api_key.key_id))).toEqual(notFound);
     expect(failureOf(await h.access.admin.rotateApiKey(api_key.key_id))).toEqual(notFound);
     expect(
@@ -341,7 +341,7 @@ describe('credit (sandbox only)', () => {
     ).toBe('amount must be greater than zero');
     expect(
       failureOf(await h.access.admin.credit('acc_nope', { currency: 'USD', amount: '1' })).message,
-    ).toBe('merchant account not found');
+    ).toBe('account_id not found');
   });
 
   it('is forbidden in live', async () => {

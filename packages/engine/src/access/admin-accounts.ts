@@ -26,37 +26,40 @@ import {
   type StoreTransaction,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
+import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
+import type { IssuedApiKeyView } from '../engine-answers.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { listAll } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import {
   accountView,
   apiKeyView,
   balanceView,
   fundingView,
-  type IssuedApiKeyView,
   merchantView,
   zeroBalance,
 } from './access.views.js';
 import { signApiKeyToken } from './api-key-token.js';
 import { newSigningSecret } from './signing-secrets.js';
-import { listAll, workRetryingConflicts } from './store-work.js';
 
 /** Sandbox accounts start with every pay token of their currencies and these as defaults. */
-export const sandboxDefaultPayTokens: readonly PayTokenId[] = ['TRON_USDT', 'ETH_USDC'];
+const sandboxDefaultPayTokens: readonly PayTokenId[] = ['TRON_USDT', 'ETH_USDC'];
 
 /** What a sandbox credit is recorded as having arrived through (a deposit's `network`). */
-export const sandboxCreditNetwork = 'SANDBOX';
+const sandboxCreditNetwork = 'SANDBOX';
 
 /** The page size of the API key list: all of an account's live keys fit in one page. */
 const apiKeyListLimit = 100;
 
 const loadAccount = async (tx: StoreTransaction, accountId: string): Promise<AccountRecord> =>
-  (await tx.accounts.get(accountId)) ?? refuse(payrailError('merchant_account_not_found'));
+  // Always the account in the path (decisions §1: 404), never the credential's.
+  (await tx.accounts.get(accountId)) ?? refuse(payrailError('account_id_not_found'));
 
 const loadKey = async (tx: StoreTransaction, keyId: string): Promise<ApiKeyRecord> => {
   const key = await tx.apiKeys.get(keyId);
   return key === undefined || key.status === 'deleted'
-    ? refuse(payrailError('api_key_not_found'))
+    ? // The key in the path, not a credential: 404, not `api key not found` (401).
+      refuse(payrailError('key_id_not_found'))
     : key;
 };
 
@@ -65,7 +68,7 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 export const adminAccountUseCases = (deps: EngineDeps) => {
   const work = <T>(run: (tx: StoreTransaction, now: number) => Promise<T>): Promise<Outcome<T>> => {
     const now = deps.clock.now();
-    return workRetryingConflicts(deps.store, (tx) => run(tx, now));
+    return unitOfWorkRetryingConflicts(deps.store, (tx) => run(tx, now));
   };
   const isSandbox = deps.settings.environment === 'sandbox';
 

@@ -13,7 +13,7 @@
 import { type Environment, isJsonObject, type JsonObject } from '@payrail/core';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 
-export const apiKeyTokenIssuer = 'payrail';
+const apiKeyTokenIssuer = 'payrail';
 
 /** Shorter secrets make HS256 guessable; the server generates 32 random bytes. */
 export const minKeySecretBytes = 32;

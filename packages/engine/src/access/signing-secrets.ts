@@ -3,7 +3,7 @@
  * Standard Webhooks library reads. From Web Crypto, never from the id port: ids may be counters
  * in tests, secrets must never be guessable.
  */
-export const signingSecretBytes = 24;
+const signingSecretBytes = 24;
 
 export const newSigningSecret = (): string => {
   const bytes = crypto.getRandomValues(new Uint8Array(signingSecretBytes));

@@ -21,13 +21,14 @@ import {
   type WebhookRecord,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
+import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { outboundUrlRefusal } from '../outbound-url-refusal.js';
+import { listAll } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import { deliveryView, webhookView } from './access.views.js';
 import { newSigningSecret } from './signing-secrets.js';
-import { listAll, workRetryingConflicts } from './store-work.js';
 
 /**
  * The outbox keeps one message per (event_id, destination), so a redelivery cannot reuse the
@@ -60,7 +61,7 @@ export const webhookUseCases = (deps: EngineDeps) => {
   const codecOptions = { allowInsecureUrl: deps.settings.allowInsecureWebhooks };
   const work = <T>(run: (tx: StoreTransaction, now: number) => Promise<T>): Promise<Outcome<T>> => {
     const now = deps.clock.now();
-    return workRetryingConflicts(deps.store, (tx) => run(tx, now));
+    return unitOfWorkRetryingConflicts(deps.store, (tx) => run(tx, now));
   };
 
   const create = async (caller: Caller, body: unknown) => {

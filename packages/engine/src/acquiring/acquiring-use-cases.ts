@@ -25,6 +25,7 @@ import {
   payTokenFor,
   payTokens,
   resolveOrderPayTokens,
+  restoreOrder,
   type SelectedPayToken,
   type StoreTransaction,
   start,
@@ -33,21 +34,21 @@ import {
 import * as E from 'fp-ts/lib/Either.js';
 import { requirePermission } from '../access-control.js';
 import { commitEffects } from '../commit-effects.js';
+import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
 import type { Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteStart } from '../inspection.js';
+import { callerAccount } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { checkoutOrderViewOf, orderAnswerOf, orderViewOf } from './acquiring-views.js';
-import { unitOfWorkWithRetry } from './conflict-retry.js';
 import {
   depositAddressProviderOf,
   recordDepositAddress,
   requestDepositAddress,
 } from './deposit-addresses.js';
-import { merchantAccount } from './merchant-account.js';
 import { applyOrderEvent, applyPaymentEvent, orderRouting, settleExpiry } from './order-events.js';
-import { type LoadedOrder, loadOrder, newOrderRecord, restoreOrder } from './order-store.js';
+import { type LoadedOrder, loadOrder, newOrderRecord } from './order-store.js';
 import { sandboxPaymentEvent } from './sandbox-payments.js';
 
 export interface AcquiringUseCases {
@@ -58,7 +59,7 @@ export interface AcquiringUseCases {
 }
 
 /** `YYYYMMDD` (UTC) of the creation day, then the order id's own part: readable and unique. */
-export const platformOrderNoOf = (orderId: string, at: number): string => {
+const platformOrderNoOf = (orderId: string, at: number): string => {
   const day = new Date(at * 1000).toISOString().slice(0, 10).replaceAll('-', '');
   return `${day}${orderId.slice(orderId.indexOf('_') + 1).toUpperCase()}`;
 };
@@ -81,7 +82,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
   const checkoutBaseUrl = deps.settings.checkoutBaseUrl;
   const depositAddresses = depositAddressProviderOf(deps);
   const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
-    unitOfWorkWithRetry(deps.store, work);
+    unitOfWorkRetryingConflicts(deps.store, work);
 
   /** The caller's order as it stands now; another merchant's is `order not found` too. */
   const merchantOrder = async (
@@ -106,7 +107,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.create');
-      const account = await merchantAccount(tx, caller, 'acquiring', 'write');
+      const account = await callerAccount(tx, caller, 'refused', 'acquiring');
       const request = orRefuse(decodeAcquiringOrderCreate(body));
       const allowed = orRefuse(
         resolveOrderPayTokens(request, {
@@ -181,7 +182,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.read');
-      await merchantAccount(tx, caller, 'acquiring', 'read');
+      await callerAccount(tx, caller, 'allowed', 'acquiring');
       const order = await merchantOrder(tx, caller, orderId, now);
       return orderAnswerOf(order.snapshot, checkoutBaseUrl);
     });
@@ -191,7 +192,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.read');
-      await merchantAccount(tx, caller, 'acquiring', 'read');
+      await callerAccount(tx, caller, 'allowed', 'acquiring');
       const q = orRefuse(decodeWith(AcquiringOrderListQuery)(query));
       const page = await tx.acquiringOrders.list({
         scope: caller.account_id,
@@ -206,7 +207,12 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
       });
       const items = [];
       for (const record of page.items) {
-        const order = await settleExpiry(deps, tx, { record, snapshot: restoreOrder(record) }, now);
+        const order = await settleExpiry(
+          deps,
+          tx,
+          { record, snapshot: restoreOrder(record.snapshot) },
+          now,
+        );
         items.push(orderViewOf(order.snapshot, checkoutBaseUrl));
       }
       return { items, total: page.total, limit: page.limit, offset: page.offset };
@@ -217,7 +223,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.read');
-      await merchantAccount(tx, caller, 'acquiring', 'read');
+      await callerAccount(tx, caller, 'allowed', 'acquiring');
       const order = await merchantOrder(tx, caller, orderId, now);
       const items = paymentRecordViews(order.snapshot);
       return { items, total: items.length, limit: items.length, offset: 0 };
@@ -228,7 +234,7 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.acquiring.close');
-      await merchantAccount(tx, caller, 'acquiring', 'write');
+      await callerAccount(tx, caller, 'refused', 'acquiring');
       const { reason } = orRefuse(decodeAcquiringOrderClose(body));
       const order =
         (await loadOrder(tx, orderId, caller.account_id)) ??

@@ -1,18 +1,18 @@
 /**
- * What acquiring answers show: the merchant's `data.order` (the core's view, with no checkout_url
- * for a direct-mode order, which has no hosted page), the payment address an order hands out,
- * and the public page data of the hosted checkout (no merchant secrets, no notify webhook, no
- * note).
+ * The builders of acquiring's answers, typed with the core's answer codecs
+ * (`acquiring-answers.codecs.ts`): the merchant's `data.order` (the core's view, with no
+ * checkout_url for a direct-mode order, which has no hosted page), the payment address an order
+ * hands out, and the public page data of the hosted checkout (no merchant secrets, no notify
+ * webhook, no note).
  */
 import {
   type AcquiringOrderSnapshot,
-  type AcquiringOrderView,
   acquiringOrderView,
-  type ChainNetwork,
-  type CryptoCurrency,
-  type OrderStatus,
+  type CheckoutOrderView,
+  type OrderAnswer,
+  type OrderView,
   orderAmountsOf,
-  type PayTokenId,
+  type PaymentAddressView,
   payTokens,
 } from '@payrail/core';
 
@@ -20,22 +20,12 @@ import {
 export const orderViewOf = (
   snapshot: AcquiringOrderSnapshot,
   checkoutBaseUrl: string,
-): AcquiringOrderView => {
+): OrderView => {
   const view = acquiringOrderView(snapshot, checkoutBaseUrl);
   return snapshot.context.mode === 'direct' ? { ...view, checkout_url: '' } : view;
 };
 
-/** `data.payment_address`: where the payer sends the tokens, once a token is chosen. */
-export interface PaymentAddressView {
-  readonly network: ChainNetwork;
-  readonly currency: CryptoCurrency;
-  readonly token_id: PayTokenId;
-  readonly address: string;
-}
-
-export const paymentAddressOf = (
-  snapshot: AcquiringOrderSnapshot,
-): PaymentAddressView | undefined => {
+const paymentAddressOf = (snapshot: AcquiringOrderSnapshot): PaymentAddressView | undefined => {
   const selected = snapshot.context.selected_token;
   return selected === null
     ? undefined
@@ -45,12 +35,6 @@ export const paymentAddressOf = (
         token_id: selected.token_id,
         address: selected.address,
       };
-};
-
-/** The answer of order create, get and close: `{order}`, plus `payment_address` once chosen. */
-export type OrderAnswer = {
-  readonly order: AcquiringOrderView;
-  readonly payment_address?: PaymentAddressView;
 };
 
 export const orderAnswerOf = (
@@ -63,34 +47,6 @@ export const orderAnswerOf = (
     ...(address === undefined ? {} : { payment_address: address }),
   };
 };
-
-/** One token the payer may choose on the page. */
-export interface CheckoutPayToken {
-  readonly token_id: PayTokenId;
-  readonly network: ChainNetwork;
-  readonly currency: CryptoCurrency;
-}
-
-/** `data.order` of the checkout page's calls. */
-export interface CheckoutOrderView {
-  readonly order_id: string;
-  readonly out_trade_no: string;
-  readonly status: OrderStatus;
-  readonly order_currency: string;
-  readonly order_amount: string;
-  readonly pay_amount: string;
-  readonly paid_amount_total: string;
-  readonly remaining_amount: string;
-  /** Above zero once more than pay_amount was confirmed: the page tells the payer. */
-  readonly overpaid_amount: string;
-  readonly expire_time: number;
-  readonly pay_tokens: readonly CheckoutPayToken[];
-  readonly selected_token: PaymentAddressView | null;
-  readonly redirect_url?: string;
-  /** Once completed, the page goes to redirect_url by itself (ADR 0021). */
-  readonly redirect_automatically: boolean;
-  readonly logo_url?: string;
-}
 
 export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutOrderView => {
   const c = snapshot.context;

@@ -10,7 +10,8 @@ import {
   payTokenIds,
   type WebhookRecord,
 } from '@payrail/core';
-import { createMemoryStore, type MemoryOracle, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore } from '@payrail/store-memory';
+import { type MemoryOracle, memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
 import { permissions } from '../access-control.js';
 import type { Caller } from '../engine-api.js';
@@ -20,7 +21,7 @@ import type { Outcome } from '../unit-of-work.js';
 /** 2026-11-22T00:00:00Z. */
 export const t0 = 1_795_305_600;
 
-export const testClock = (start = t0): AdjustableClock => {
+const testClock = (start = t0): AdjustableClock => {
   let now = start;
   return {
     now: () => now,
@@ -30,12 +31,12 @@ export const testClock = (start = t0): AdjustableClock => {
   };
 };
 
-export const countingIds = () => {
+const countingIds = () => {
   let n = 0;
   return { next: (prefix: string) => `${prefix}_${++n}` };
 };
 
-export const settings: EngineSettings = {
+const settings: EngineSettings = {
   environment: 'sandbox',
   checkoutBaseUrl: 'https://pay.example.com/checkout/',
   allowInsecureWebhooks: false,
@@ -103,7 +104,7 @@ export const webhookRecord = (overrides: Partial<WebhookRecord> = {}): WebhookRe
   ...overrides,
 });
 
-export const cryptoMethod: PayoutMethodRecord = {
+const cryptoMethod: PayoutMethodRecord = {
   ...meta,
   method_id: 7,
   name: 'Crypto',
@@ -114,7 +115,7 @@ export const cryptoMethod: PayoutMethodRecord = {
   status: 'active',
 };
 
-export const fiatMethod: PayoutMethodRecord = {
+const fiatMethod: PayoutMethodRecord = {
   ...cryptoMethod,
   method_id: 3,
   name: 'Wallets',

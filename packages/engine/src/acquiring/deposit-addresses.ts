@@ -19,9 +19,7 @@ import {
   type DepositAddressRecord,
   type DepositAddressRequest,
   type IdGenerator,
-  isEvmAddress,
-  isSolanaAddress,
-  isTronAddress,
+  isAddressOn,
   payrailError,
   type StoreTransaction,
   toEvmChecksumAddress,
@@ -68,17 +66,6 @@ export const canonicalAddress = (network: ChainNetwork, address: string): string
   chainNetworks[network].addressFormat === 'evm' && /^0x[0-9a-fA-F]{40}$/.test(address)
     ? toEvmChecksumAddress(address)
     : address;
-
-const isAddressOn = (network: ChainNetwork, address: unknown): address is string => {
-  switch (chainNetworks[network].addressFormat) {
-    case 'evm':
-      return isEvmAddress(address);
-    case 'tron':
-      return isTronAddress(address);
-    case 'solana':
-      return isSolanaAddress(address);
-  }
-};
 
 /**
  * The address `provider` allocates for the order on the request's network, spelt as it will be

@@ -10,20 +10,17 @@
  */
 import {
   type AcquiringOrderEvent,
-  acquiringOrderMachine,
   type ChainNetwork,
-  decide,
   isFinalOrder,
   isStoreFailure,
-  orderRefusalOf,
   type PaymentRecord,
   type ProviderPaymentEvent,
   payrailError,
   type StoreTransaction,
 } from '@payrail/core';
-import { commitEffects, type EventRouting } from '../commit-effects.js';
+import type { EventRouting } from '../commit-effects.js';
+import { decideAndCommit, orderDecider } from '../decide-and-commit.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { noteDecision } from '../inspection.js';
 import { refuse } from '../unit-of-work.js';
 import { findDepositAddress } from './deposit-addresses.js';
 import { type LoadedOrder, loadOrder, saveOrder } from './order-store.js';
@@ -35,8 +32,9 @@ export const orderRouting = (order: LoadedOrder['snapshot']): EventRouting => ({
 });
 
 /**
- * Decides `event` for the order; the order's refusal (`orderRefusalOf`) answers an event it
- * refuses, and an event it ignores (a duplicate, an early timer) changes and writes nothing.
+ * Decides `event` for the order on the one decide-and-commit path; the order's refusal
+ * (`orderRefusalOf`) answers an event it refuses, and an event it ignores (a duplicate, an early
+ * timer) changes and writes nothing.
  */
 export const applyOrderEvent = async (
   deps: EngineDeps,
@@ -44,20 +42,17 @@ export const applyOrderEvent = async (
   order: LoadedOrder,
   event: AcquiringOrderEvent,
 ): Promise<LoadedOrder> => {
-  const refusal = orderRefusalOf(order.snapshot, event);
-  if (refusal !== undefined) refuse(refusal);
-  const decision = decide(acquiringOrderMachine, order.snapshot, event);
-  if (!decision.changed) return order;
-  noteDecision(tx, {
-    machine: acquiringOrderMachine,
+  const committed = await decideAndCommit(tx, deps.ids, orderDecider, {
     id: order.record.order_id,
-    before: order.snapshot,
+    snapshot: order.snapshot,
     event,
-    after: decision.snapshot,
+    at: event.at,
+    save: (next) => saveOrder(tx, order.record, next),
+    routing: orderRouting,
   });
-  const record = await saveOrder(tx, order.record, decision.snapshot);
-  await commitEffects(tx, deps.ids, decision.effects, orderRouting(decision.snapshot), event.at);
-  return { record, snapshot: decision.snapshot };
+  return committed === undefined
+    ? order
+    : { record: committed.saved, snapshot: committed.snapshot };
 };
 
 /**

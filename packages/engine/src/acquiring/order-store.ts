@@ -1,64 +1,15 @@
 /**
- * How an acquiring order is kept: its machine snapshot (versioned JSON) plus the `status` column
- * lists filter on, always written together so the two never disagree.
+ * How an acquiring order is kept: its machine snapshot (the core's versioned, checked JSON) plus
+ * the `status` column lists filter on, always written together so the two never disagree.
  */
 import {
   type AcquiringOrderRecord,
   type AcquiringOrderSnapshot,
-  acquiringOrderMachine,
   type NewRecord,
+  persistOrder,
+  restoreOrder,
   type StoreTransaction,
 } from '@payrail/core';
-
-/**
- * Version of the stored snapshot format; bump when the order context changes shape, and teach
- * `upgradeContext` the step from the one before. 2: `redirect_automatically` (ADR 0021).
- */
-export const orderSnapshotVersion = 2;
-
-type OrderContext = AcquiringOrderSnapshot['context'];
-
-interface PersistedOrder {
-  readonly version: number;
-  readonly snapshot: {
-    readonly value: AcquiringOrderSnapshot['value'];
-    readonly context: OrderContext;
-  };
-}
-
-/** Version 1 knew no `redirect_automatically`: those orders never redirect by themselves. */
-const contextUpgrades: Readonly<Record<number, (context: OrderContext) => OrderContext>> = {
-  1: (context) => ({ ...context, redirect_automatically: false }),
-};
-
-/** A stored context in today's shape, or a refusal for a version this code does not know. */
-const upgradeContext = (version: number, context: OrderContext): OrderContext => {
-  if (version === orderSnapshotVersion) return context;
-  const upgrade = contextUpgrades[version];
-  if (upgrade === undefined) {
-    throw new TypeError(`unsupported order snapshot version: ${String(version)}`);
-  }
-  return upgradeContext(version + 1, upgrade(context));
-};
-
-const persistOrder = (snapshot: AcquiringOrderSnapshot): PersistedOrder => ({
-  version: orderSnapshotVersion,
-  snapshot: acquiringOrderMachine.getPersistedSnapshot(
-    snapshot,
-  ) as unknown as PersistedOrder['snapshot'],
-});
-
-/**
- * The snapshot of a stored order, ready for `decide`: an older format is upgraded on the way in
- * (and written in today's format by the next save); an unknown version is refused.
- */
-export const restoreOrder = (record: AcquiringOrderRecord): AcquiringOrderSnapshot => {
-  const persisted = record.snapshot as PersistedOrder;
-  return acquiringOrderMachine.resolveState({
-    value: persisted.snapshot.value,
-    context: upgradeContext(persisted.version, persisted.snapshot.context),
-  });
-};
 
 /** A new order's record. */
 export const newOrderRecord = (
@@ -102,5 +53,5 @@ export const loadOrder = async (
   scope?: string,
 ): Promise<LoadedOrder | undefined> => {
   const record = await tx.acquiringOrders.get(orderId, scope);
-  return record === undefined ? undefined : { record, snapshot: restoreOrder(record) };
+  return record === undefined ? undefined : { record, snapshot: restoreOrder(record.snapshot) };
 };

@@ -73,7 +73,7 @@ export const loadBatchRoutes = async (
  * global ones (account_id null), routes without a channel before channel-bound ones (a batch names
  * no channel), then the oldest; the amount must lie within [min_amount, max_amount].
  */
-export const routeForAmount = (
+const routeForAmount = (
   routes: readonly PayoutRouteRecord[],
   accountId: string,
   amount: string,
@@ -295,15 +295,12 @@ export const createBatchPayouts = async (
         execution_status: pair.execution_status,
         batch_id: payout.batch_id,
         // the payout side's stored format: the snapshot plus the route it was priced on
-        snapshot: {
-          ...persistPayout(snapshot),
-          routing: {
-            route_id: route.route_id,
-            method_id: route.method_id,
-            channel_id: route.channel_id,
-            channel_account_id: route.channel_account_id,
-          },
-        },
+        snapshot: persistPayout(snapshot, {
+          route_id: route.route_id,
+          method_id: route.method_id,
+          channel_id: route.channel_id,
+          channel_account_id: route.channel_account_id,
+        }),
         created_at: at,
         updated_at: at,
       });

@@ -1,27 +1,16 @@
 /**
- * How a crypto batch is kept: its machine snapshot (versioned JSON), the notify_url its payouts
- * report to (not part of the core's batch, so kept beside the snapshot), and the `status` column.
+ * How a crypto batch is kept: its machine snapshot with the notify_url its payouts report to
+ * (the core's versioned, checked JSON), and the `status` column.
  */
 import {
   type CryptoBatchRecord,
   type CryptoBatchSnapshot,
-  cryptoBatchMachine,
   cryptoBatchStatusOf,
   type NewRecord,
+  persistBatch,
+  restoreBatch,
   type StoreTransaction,
 } from '@payrail/core';
-
-export const batchSnapshotVersion = 1;
-
-interface PersistedBatch {
-  readonly version: typeof batchSnapshotVersion;
-  readonly snapshot: {
-    readonly value: CryptoBatchSnapshot['value'];
-    readonly context: CryptoBatchSnapshot['context'];
-  };
-  /** Where the batch's payouts send their callbacks; null: no callbacks. */
-  readonly notify_url: string | null;
-}
 
 /** A batch with its snapshot, as read (or last written) in the current unit of work. */
 export interface LoadedBatch {
@@ -30,28 +19,11 @@ export interface LoadedBatch {
   readonly notifyUrl: string | null;
 }
 
-const persistBatch = (snapshot: CryptoBatchSnapshot, notifyUrl: string | null): PersistedBatch => ({
-  version: batchSnapshotVersion,
-  snapshot: cryptoBatchMachine.getPersistedSnapshot(
-    snapshot,
-  ) as unknown as PersistedBatch['snapshot'],
-  notify_url: notifyUrl,
+/** The batch of a record; a corrupt snapshot throws `CorruptSnapshotError` (internal error). */
+const loadedBatchOf = (record: CryptoBatchRecord): LoadedBatch => ({
+  record,
+  ...restoreBatch(record.snapshot),
 });
-
-const restoreBatch = (record: CryptoBatchRecord): LoadedBatch => {
-  const persisted = record.snapshot as PersistedBatch;
-  if (persisted.version !== batchSnapshotVersion) {
-    throw new TypeError(`unsupported batch snapshot version: ${String(persisted.version)}`);
-  }
-  return {
-    record,
-    snapshot: cryptoBatchMachine.resolveState({
-      value: persisted.snapshot.value,
-      context: persisted.snapshot.context,
-    }),
-    notifyUrl: persisted.notify_url,
-  };
-};
 
 export const newBatchRecord = (
   snapshot: CryptoBatchSnapshot,
@@ -86,7 +58,7 @@ export const loadBatch = async (
   scope: string,
 ): Promise<LoadedBatch | undefined> => {
   const record = await tx.cryptoBatches.get(batchId, scope);
-  return record === undefined ? undefined : restoreBatch(record);
+  return record === undefined ? undefined : loadedBatchOf(record);
 };
 
 /** Every batch of the account in `status`, oldest first (for the order_no uniqueness rule). */
@@ -104,7 +76,7 @@ export const batchesInStatus = async (
       limit: 100,
       offset,
     });
-    batches.push(...page.items.map(restoreBatch));
+    batches.push(...page.items.map(loadedBatchOf));
     if (offset + page.items.length >= page.total || page.items.length === 0) return batches;
   }
 };

@@ -23,10 +23,10 @@ import {
   cryptoBatchMachine,
   cryptoBatchStatusOf,
   cryptoMethodRefusal,
-  decide,
   decodeCryptoBatchCreateRequest,
   decodeCryptoBatchItemsRequest,
   decodeWith,
+  type IdGenerator,
   isJsonObject,
   isNotifyUrl,
   payoutIdsFor,
@@ -36,12 +36,13 @@ import {
   start,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
-import { unitOfWorkWithRetry } from '../acquiring/conflict-retry.js';
-import { merchantAccount } from '../acquiring/merchant-account.js';
+import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
+import { batchDecider, decideAndCommit } from '../decide-and-commit.js';
 import type { Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { noteDecision, noteStart } from '../inspection.js';
+import { noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-refusal.js';
+import { callerAccount } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import {
   batchItemRouter,
@@ -53,19 +54,29 @@ import {
 import { type LoadedBatch, loadBatch, newBatchRecord, saveBatch } from './batch-store.js';
 import { batchViewOf } from './batch-views.js';
 
-const noteBatchDecision = (
+/**
+ * One batch event on the decide-and-commit path. The machine refuses every event it does not
+ * accept, and an accepted one always changes the batch, so a decision is always saved.
+ */
+const commitBatch = async (
   tx: StoreTransaction,
+  ids: IdGenerator,
   batch: LoadedBatch,
   event: CryptoBatchEvent,
-  after: CryptoBatchSnapshot,
-): void =>
-  noteDecision(tx, {
-    machine: cryptoBatchMachine,
+  beforeSave?: (next: CryptoBatchSnapshot) => Promise<void>,
+): Promise<LoadedBatch> => {
+  const committed = await decideAndCommit(tx, ids, batchDecider, {
     id: batch.record.batch_id,
-    before: batch.snapshot,
+    snapshot: batch.snapshot,
     event,
-    after,
+    at: event.at,
+    save: (next) => saveBatch(tx, batch, next),
+    // the batch machine emits no effects: its payouts speak through their own webhooks
+    routing: () => ({ accountId: batch.record.account_id }),
+    ...(beforeSave === undefined ? {} : { beforeSave }),
   });
+  return committed?.saved ?? batch;
+};
 
 const batchAnswerOf = (batch: Pick<LoadedBatch, 'snapshot' | 'notifyUrl'>) => ({
   batch: batchViewOf(batch),
@@ -73,7 +84,7 @@ const batchAnswerOf = (batch: Pick<LoadedBatch, 'snapshot' | 'notifyUrl'>) => ({
 
 export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
   const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
-    unitOfWorkWithRetry(deps.store, work);
+    unitOfWorkRetryingConflicts(deps.store, work);
 
   /** The optional notify_url of a create body: blank counts as not sent. */
   const notifyUrlOf = (body: unknown): string | null => {
@@ -132,11 +143,8 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     batch: LoadedBatch,
     event: CryptoBatchEvent,
   ): Promise<LoadedBatch> => {
-    const refusal = batchRefusalOf(batch.snapshot, event);
-    if (refusal !== undefined) refuse(refusal);
-    const { snapshot } = decide(cryptoBatchMachine, batch.snapshot, event);
-    noteBatchDecision(tx, batch, event, snapshot);
-    if (cryptoBatchStatusOf(snapshot) === 'submitted') {
+    const committed = await commitBatch(tx, deps.ids, batch, event, async (snapshot) => {
+      if (cryptoBatchStatusOf(snapshot) !== 'submitted') return;
       const context = snapshot.context;
       await createBatchPayouts(deps, tx, snapshot, {
         account,
@@ -144,8 +152,8 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
         routes: await loadBatchRoutes(tx, context.currency, context.method_id),
         at: event.at,
       });
-    }
-    return saveBatch(tx, batch, snapshot);
+    });
+    return committed;
   };
 
   const payoutIdsOf = (snapshot: CryptoBatchSnapshot) =>
@@ -157,7 +165,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.create');
-      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const account = await callerAccount(tx, caller, 'refused', 'payout');
       const request = orRefuse(decodeCryptoBatchCreateRequest(body));
       // As for a quick payout: the account must hold a wallet in the batch's currency.
       if (!account.currencies.includes(request.currency)) refuse(payrailError('wallet_not_found'));
@@ -184,7 +192,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
   const get = (caller: Caller, batchId: string) => {
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.read');
-      await merchantAccount(tx, caller, 'payout', 'read');
+      await callerAccount(tx, caller, 'allowed', 'payout');
       return batchAnswerOf(await merchantBatch(tx, caller, batchId));
     });
   };
@@ -192,7 +200,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
   const items = (caller: Caller, batchId: string, query: Query) => {
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.read');
-      await merchantAccount(tx, caller, 'payout', 'read');
+      await callerAccount(tx, caller, 'allowed', 'payout');
       const { limit, offset } = orRefuse(decodeWith(BatchItemListQuery)(query));
       const batch = await merchantBatch(tx, caller, batchId);
       const all = cryptoBatchItemsView(batch.snapshot);
@@ -204,7 +212,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.create');
-      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const account = await callerAccount(tx, caller, 'refused', 'payout');
       const batch = await merchantBatch(tx, caller, batchId);
       const context = batch.snapshot.context;
       const request = orRefuse(decodeCryptoBatchItemsRequest(context.currency)(body));
@@ -212,9 +220,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
       const refusal = batchRefusalOf(batch.snapshot, event);
       if (refusal !== undefined) refuse(refusal);
       await checkConfiguration(tx, account, context, request.items, context.items);
-      const { snapshot } = decide(cryptoBatchMachine, batch.snapshot, event);
-      noteBatchDecision(tx, batch, event, snapshot);
-      return batchAnswerOf(await saveBatch(tx, batch, snapshot));
+      return batchAnswerOf(await commitBatch(tx, deps.ids, batch, event));
     });
   };
 
@@ -222,7 +228,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.submit');
-      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const account = await callerAccount(tx, caller, 'refused', 'payout');
       const batch = await merchantBatch(tx, caller, batchId);
       const event: CryptoBatchEvent = {
         type: 'batch.approve',
@@ -240,7 +246,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.submit');
-      const account = await merchantAccount(tx, caller, 'payout', 'write');
+      const account = await callerAccount(tx, caller, 'refused', 'payout');
       const batch = await merchantBatch(tx, caller, batchId);
       const event: CryptoBatchEvent = {
         type: 'batch.submit',

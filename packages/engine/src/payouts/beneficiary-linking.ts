@@ -36,7 +36,7 @@ const sameFields = (
   Object.entries(a).every(([key, value]) => Object.hasOwn(b, key) && b[key] === value);
 
 /** `beneficiary account disabled, please enable it first` or `beneficiary account suspended`. */
-export const requireActiveAccount = (account: BeneficiaryAccountRecord): void => {
+const requireActiveAccount = (account: BeneficiaryAccountRecord): void => {
   if (account.status === 'disabled') refuse(payrailError('beneficiary_account_disabled'));
   if (account.status === 'suspended') refuse(payrailError('beneficiary_account_suspended'));
 };
@@ -46,7 +46,7 @@ export const requireActiveAccount = (account: BeneficiaryAccountRecord): void =>
  * (or removed) the receiving network it lives on, so nothing can be paid to it until the network
  * is enabled again. The merchant cannot fix this by a status PATCH, hence a message of its own.
  */
-export const requireOpenNetwork = async (
+const requireOpenNetwork = async (
   tx: StoreTransaction,
   account: BeneficiaryAccountRecord,
 ): Promise<void> => {
@@ -113,7 +113,7 @@ export const upsertBeneficiary = async (
  * the fields match (and it is active, and a sent account_type agrees), refused when they differ,
  * created when there is none.
  */
-export const linkAccount = async (
+const linkAccount = async (
   tx: StoreTransaction,
   ids: IdGenerator,
   at: number,

@@ -112,9 +112,9 @@ describe('beneficiaries', () => {
       beneficiary_id: 'ben_1',
     });
     expect(errorOf(await h.engine.beneficiaries.get(merchantB, 'ben_1'))).toEqual([
-      'beneficiary not found',
-      400,
-      53,
+      'beneficiary_id not found',
+      404,
+      65,
     ]);
     const page = dataOf(await h.engine.beneficiaries.list(merchantA, { limit: '1' }));
     expect([page.items.map((b) => b.beneficiary_id), page.total, page.limit, page.offset]).toEqual([
@@ -143,7 +143,7 @@ describe('beneficiaries', () => {
     ).toEqual(['invalid status', 400, 51]);
     expect(
       errorOf(await h.engine.beneficiaries.update(merchantB, 'ben_1', { status: 'active' })),
-    ).toEqual(['beneficiary not found', 400, 53]);
+    ).toEqual(['beneficiary_id not found', 404, 65]);
   });
 
   it('read and write permissions are separate', async () => {
@@ -261,9 +261,9 @@ describe('beneficiary accounts', () => {
       dataOf(await h.engine.beneficiaryAccounts.get(merchantA, 'bacc_1')).beneficiary_account,
     ).toMatchObject({ fields_masked: { walleta_email: 'a***@example.com' } });
     expect(errorOf(await h.engine.beneficiaryAccounts.get(merchantB, 'bacc_1'))).toEqual([
-      'beneficiary account not found',
-      400,
-      53,
+      'beneficiary_account_id not found',
+      404,
+      65,
     ]);
     expect(dataOf(await h.engine.beneficiaryAccounts.list(merchantA, {}))).toMatchObject({
       items: [{ beneficiary_account_id: 'bacc_1' }],
@@ -287,7 +287,7 @@ describe('beneficiary accounts', () => {
     ]);
     expect(
       errorOf(await h.engine.beneficiaryAccounts.update(merchantB, 'bacc_1', { status: 'active' })),
-    ).toEqual(['beneficiary account not found', 400, 53]);
+    ).toEqual(['beneficiary_account_id not found', 404, 65]);
   });
 });
 

@@ -20,14 +20,15 @@ import {
   requireBeneficiaryCreateFields,
   type StoreTransaction,
 } from '@payrail/core';
-import { type Permission, requirePermission, requireProduct } from '../access-control.js';
+import { type Permission, requirePermission } from '../access-control.js';
+import { retryingConflicts } from '../conflict-retry.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { callerAccount } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { insertAccount, upsertBeneficiary } from './beneficiary-linking.js';
 import { networkLookupIn } from './payout-commands.js';
 import { candidateRoutes, findMethod } from './payout-routing.js';
-import { loadAccount, retryingOnce } from './payout-store.js';
 import { beneficiaryAccountView, beneficiaryView, pageView } from './payout-views.js';
 
 /**
@@ -57,32 +58,36 @@ const requiredProfileFields = async (
 export const beneficiaryUseCases = (deps: EngineDeps) => {
   const withAccount = async (tx: StoreTransaction, caller: Caller, permission: Permission) => {
     requirePermission(caller, permission);
-    const account = await loadAccount(tx, caller);
-    requireProduct(account.products, 'payout');
-    return account;
+    return callerAccount(tx, caller, 'refused', 'payout');
   };
 
+  /**
+   * An id in the path that does not resolve is 404 (`beneficiary_id not found`); one in a body is
+   * 400 `beneficiary not found` (decisions §1).
+   */
   const findBeneficiary = async (
     tx: StoreTransaction,
     caller: Caller,
     beneficiaryId: string,
+    from: 'path' | 'body',
   ): Promise<BeneficiaryRecord> =>
     (await tx.beneficiaries.get(beneficiaryId, caller.account_id)) ??
-    refuse(payrailError('beneficiary_not_found'));
+    refuse(payrailError(from === 'path' ? 'beneficiary_id_not_found' : 'beneficiary_not_found'));
 
+  /** Only ever the id in the path: 404 `beneficiary_account_id not found`. */
   const findAccount = async (
     tx: StoreTransaction,
     caller: Caller,
     beneficiaryAccountId: string,
   ): Promise<BeneficiaryAccountRecord> =>
     (await tx.beneficiaryAccounts.get(beneficiaryAccountId, caller.account_id)) ??
-    refuse(payrailError('beneficiary_account_not_found'));
+    refuse(payrailError('beneficiary_account_id_not_found'));
 
   const beneficiaries = {
     /** `POST /payment/beneficiaries`: creates, or refreshes the profile of the same payee. */
     create: (caller: Caller, body: unknown) => {
       const at = deps.clock.now();
-      return retryingOnce(() =>
+      return retryingConflicts(() =>
         unitOfWork(deps.store, async (tx) => {
           const account = await withAccount(tx, caller, 'payment.payout.beneficiary.write');
           const request = orRefuse(decodeWith(BeneficiaryCreateRequest)(body));
@@ -116,7 +121,9 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
     get: (caller: Caller, beneficiaryId: string) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary.read');
-        return { beneficiary: beneficiaryView(await findBeneficiary(tx, caller, beneficiaryId)) };
+        return {
+          beneficiary: beneficiaryView(await findBeneficiary(tx, caller, beneficiaryId, 'path')),
+        };
       }),
 
     list: (caller: Caller, query: Query) =>
@@ -134,10 +141,10 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
     /** `PATCH /payment/beneficiaries/{id}`: `status` active or disabled. */
     update: (caller: Caller, beneficiaryId: string, body: unknown) => {
       const at = deps.clock.now();
-      return retryingOnce(() =>
+      return retryingConflicts(() =>
         unitOfWork(deps.store, async (tx) => {
           await withAccount(tx, caller, 'payment.payout.beneficiary.write');
-          const beneficiary = await findBeneficiary(tx, caller, beneficiaryId);
+          const beneficiary = await findBeneficiary(tx, caller, beneficiaryId, 'path');
           const { status } = orRefuse(decodeWith(BeneficiaryPatchRequest)(body));
           if (status === beneficiary.status) refuse(payrailError('no_changes'));
           const updated = await tx.beneficiaries.update({ ...beneficiary, status, updated_at: at });
@@ -157,7 +164,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
           const request = orRefuse(
             decodeBeneficiaryAccountCreate(body, { lookupNetwork: await networkLookupIn(tx) }),
           );
-          const beneficiary = await findBeneficiary(tx, caller, request.beneficiary_id);
+          const beneficiary = await findBeneficiary(tx, caller, request.beneficiary_id, 'body');
           if (beneficiary.status !== 'active') refuse(payrailError('beneficiary_disabled'));
           const method = await findMethod(tx, beneficiary.method_id);
           if (!method.network_codes.includes(request.network_code)) {
@@ -205,7 +212,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
     /** `PATCH /payment/beneficiary-accounts/{id}`: `status` active, disabled or suspended. */
     update: (caller: Caller, beneficiaryAccountId: string, body: unknown) => {
       const at = deps.clock.now();
-      return retryingOnce(() =>
+      return retryingConflicts(() =>
         unitOfWork(deps.store, async (tx) => {
           await withAccount(tx, caller, 'payment.payout.beneficiary_account.write');
           const account = await findAccount(tx, caller, beneficiaryAccountId);

@@ -9,7 +9,6 @@ import {
   type BeneficiaryFields,
   type BeneficiaryRecord,
   type Currency,
-  decide,
   decodePayoutCreate,
   decodePayoutUpdate,
   decodeWith,
@@ -24,6 +23,7 @@ import {
   type PayoutInput,
   PayoutListQuery,
   type PayoutRecord,
+  type PayoutRouting,
   type PayoutSnapshot,
   type PayoutVerificationDetails,
   parseAmount,
@@ -36,12 +36,15 @@ import {
   type StoreTransaction,
   start,
 } from '@payrail/core';
-import { type Permission, requirePermission, requireProduct } from '../access-control.js';
+import { type Permission, requirePermission } from '../access-control.js';
 import { commitEffects } from '../commit-effects.js';
+import { retryingConflicts } from '../conflict-retry.js';
+import { decideAndCommit, payoutDecider } from '../decide-and-commit.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { noteDecision, noteStart } from '../inspection.js';
+import { noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-refusal.js';
+import { callerAccount, listAll } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import {
   type LinkedBeneficiary,
@@ -52,13 +55,9 @@ import {
 import { checkMethod, feeOf, findMethod, selectRoute } from './payout-routing.js';
 import {
   type LoadedPayout,
-  listAll,
-  loadAccount,
   loadedPayoutOf,
   loadPayout,
   newPayoutRecord,
-  type PayoutRouting,
-  retryingOnce,
   savePayout,
 } from './payout-store.js';
 import { createdPayoutView, maskedFieldsOf, pageView } from './payout-views.js';
@@ -66,10 +65,12 @@ import { createdPayoutView, maskedFieldsOf, pageView } from './payout-views.js';
 /** The receiving networks the decoders check inline accounts against (active ones only). */
 export const networkLookupIn = async (tx: StoreTransaction): Promise<NetworkLookup> =>
   networkLookupOf(
-    (await listAll(tx.payoutNetworks, { where: { status: 'active' } })).map((network) => ({
-      code: network.code,
-      fields: network.fields,
-    })),
+    (await listAll(tx.payoutNetworks, { sort: 'asc', where: { status: 'active' } })).map(
+      (network) => ({
+        code: network.code,
+        fields: network.fields,
+      }),
+    ),
   );
 
 /** JSON with object keys sorted at every depth: equal meaning, equal text. */
@@ -87,7 +88,7 @@ const canonicalJson = (value: unknown): string => {
  * keys sorted): two bodies that mean the same payout hash alike ("10" and "10.00", an explicit
  * `fee_bearer: "merchant"` and none), so only a real difference is `client_request_id already used`.
  */
-export const requestHashOf = (request: PayoutCreateRequest): string =>
+const requestHashOf = (request: PayoutCreateRequest): string =>
   createHash('sha256')
     .update(canonicalJson({ ...request, amount: atScale(request.currency, request.amount) }))
     .digest('hex');
@@ -128,9 +129,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     ...permissions: Permission[]
   ): Promise<AccountRecord> => {
     requirePermission(caller, ...permissions);
-    const account = await loadAccount(tx, caller);
-    requireProduct(account.products, 'payout');
-    return account;
+    return callerAccount(tx, caller, 'refused', 'payout');
   };
 
   const routingFor = async (
@@ -331,7 +330,7 @@ export const payoutCommands = (deps: EngineDeps) => {
       });
 
     try {
-      return await retryingOnce(attempt);
+      return await retryingConflicts(attempt);
     } catch (error) {
       if (!(error instanceof TwinCommitted) || seen === undefined) throw error;
       const { clientRequestId, hash } = seen;
@@ -392,7 +391,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     eventOf: (account: AccountRecord, at: number) => PayoutEvent,
   ) => {
     const at = deps.clock.now();
-    return retryingOnce(() =>
+    return retryingConflicts(() =>
       unitOfWork(deps.store, async (tx) => {
         const account = await payoutAccount(tx, caller, permission);
         const loaded = await loadPayout(tx, payoutId, caller.account_id);
@@ -420,7 +419,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     const guard = deps.outboundUrlGuard;
     const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
     const at = deps.clock.now();
-    return retryingOnce(() =>
+    return retryingConflicts(() =>
       unitOfWork(deps.store, async (tx) => {
         const account = await payoutAccount(tx, caller, 'payment.payout.update');
         const loaded = await loadPayout(tx, payoutId, caller.account_id);
@@ -536,25 +535,18 @@ export const applyPayoutEvent = async (
   at: number,
   routing: PayoutRouting | undefined = loaded.routing,
 ): Promise<PayoutSnapshot> => {
-  const refusal = payoutRefusalOf(loaded.snapshot, event);
-  if (refusal !== undefined) refuse(refusal);
-  const { snapshot, effects } = decide(payoutMachine, loaded.snapshot, event);
-  noteDecision(tx, {
-    machine: payoutMachine,
+  const committed = await decideAndCommit(tx, deps.ids, payoutDecider, {
     id: loaded.record.payout_id,
-    before: loaded.snapshot,
+    snapshot: loaded.snapshot,
     event,
-    after: snapshot,
-  });
-  await savePayout(tx, loaded, snapshot, routing);
-  const notifyUrl = snapshot.context.notify_url;
-  // A batch's payouts without a notify_url send no callbacks.
-  await commitEffects(
-    tx,
-    deps.ids,
-    effects,
-    { accountId: loaded.record.account_id, ...(notifyUrl === '' ? {} : { notifyUrl }) },
     at,
-  );
-  return snapshot;
+    save: (next) => savePayout(tx, loaded, next, routing),
+    // A batch's payouts without a notify_url send no callbacks.
+    routing: ({ context: { notify_url: notifyUrl } }) => ({
+      accountId: loaded.record.account_id,
+      ...(notifyUrl === '' ? {} : { notifyUrl }),
+    }),
+  });
+  // The refusal answers every event the machine does not accept, so an accepted one changed it.
+  return committed?.snapshot ?? loaded.snapshot;
 };

@@ -178,7 +178,7 @@ describe('payout setup lookups', () => {
     ).toEqual(['invalid include_schema', 400, 51]);
   });
 
-  it('network schema: data.payout_network, or network not found', async () => {
+  it('network schema: data.payout_network, or 404 network code not found', async () => {
     const h = await payoutHarness();
     expect(dataOf(await h.engine.payoutSetup.networkSchema(merchantA, 'WALLETB'))).toEqual({
       payout_network: {
@@ -188,9 +188,9 @@ describe('payout setup lookups', () => {
       },
     });
     expect(errorOf(await h.engine.payoutSetup.networkSchema(merchantA, 'NOPE'))).toEqual([
-      'network not found',
-      400,
-      53,
+      'network code not found',
+      404,
+      65,
     ]);
     const noPayouts = await payoutHarness({ payout_product: false });
     expect(errorOf(await noPayouts.engine.payoutSetup.networkSchema(merchantA, 'WALLETB'))).toEqual(
@@ -238,14 +238,14 @@ describe('operator payout configuration', () => {
       dataOf(await h.engine.admin.updatePayoutMethod('3', { name: 'Express' })).payout_method,
     ).toMatchObject({ method_id: 3, name: 'Express', updated_at: startTime + 3 });
     expect(errorOf(await h.engine.admin.updatePayoutMethod('99', { name: 'x' }))).toEqual([
-      'payout method not found',
-      400,
-      53,
+      'method_id not found',
+      404,
+      65,
     ]);
     expect(errorOf(await h.engine.admin.updatePayoutMethod('abc', { name: 'x' }))).toEqual([
-      'payout method not found',
-      400,
-      53,
+      'method_id not found',
+      404,
+      65,
     ]);
     expect(errorOf(await h.engine.admin.updatePayoutMethod('3', {}))).toEqual([
       'no changes',
@@ -299,15 +299,15 @@ describe('operator payout configuration', () => {
         .payout_network,
     ).toMatchObject({ code: 'IBAN', status: 'disabled' });
     expect(errorOf(await h.engine.admin.updatePayoutNetwork('NOPE', { name: 'x' }))).toEqual([
-      'network not found',
-      400,
-      53,
+      'network code not found',
+      404,
+      65,
     ]);
     // A disabled network is not offered, and inline accounts on it are refused by the codec.
     expect(errorOf(await h.engine.payoutSetup.networkSchema(merchantA, 'IBAN'))).toEqual([
-      'network not found',
-      400,
-      53,
+      'network code not found',
+      404,
+      65,
     ]);
   });
 
@@ -353,9 +353,9 @@ describe('operator payout configuration', () => {
         .route,
     ).toMatchObject({ max_amount: '30.00', status: 'disabled' });
     expect(errorOf(await h.engine.admin.updateRoute('rt_404', { status: 'active' }))).toEqual([
-      'payout route not configured',
-      400,
-      53,
+      'route_id not found',
+      404,
+      65,
     ]);
     expect(errorOf(await h.engine.admin.updateRoute('rt_4', { min_amount: '31' }))).toEqual([
       'invalid max_amount',

@@ -16,6 +16,7 @@ import {
   decodeWith,
   isStoreFailure,
   listLimits,
+  PageQuery,
   type PayoutMethodDraft,
   PayoutMethodListQuery,
   type PayoutMethodRecord,
@@ -25,14 +26,12 @@ import {
   type PayrailError,
   payrailError,
   type StoreTransaction,
-  WebhookListQuery,
 } from '@payrail/core';
-import { requireProduct } from '../access-control.js';
 import type { Caller, PageView, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { callerAccount, listAll } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { methodServesCurrency } from './payout-routing.js';
-import { listAll, loadAccount } from './payout-store.js';
 import {
   pageView,
   payoutMethodView,
@@ -42,7 +41,7 @@ import {
 } from './payout-views.js';
 
 /** The admin lists take `limit` and `offset` only (the same rules as every list). */
-const decodePage = decodeWith(WebhookListQuery);
+const decodePage = decodeWith(PageQuery);
 
 const methodDraftOf = (record: PayoutMethodRecord): PayoutMethodDraft => ({
   method_id: record.method_id,
@@ -92,10 +91,10 @@ const usableMethods = async (
   account: AccountRecord,
   currency: Currency | undefined,
 ): Promise<readonly { method: PayoutMethodRecord; currencies: readonly Currency[] }[]> => {
-  const methods = await listAll(tx.payoutMethods, { where: { status: 'active' } });
-  const routes = (await listAll(tx.payoutRoutes, { where: { status: 'active' } })).filter(
-    (route) => route.account_id === null || route.account_id === account.account_id,
-  );
+  const methods = await listAll(tx.payoutMethods, { sort: 'asc', where: { status: 'active' } });
+  const routes = (
+    await listAll(tx.payoutRoutes, { sort: 'asc', where: { status: 'active' } })
+  ).filter((route) => route.account_id === null || route.account_id === account.account_id);
   return methods.flatMap((method) => {
     const currencies = method.currencies.filter(
       (c) =>
@@ -127,7 +126,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
   const findMethodRecord = async (tx: StoreTransaction, methodId: string) => {
     const id = /^[1-9][0-9]{0,15}$/.test(methodId) ? Number(methodId) : undefined;
     const method = id === undefined ? undefined : await tx.payoutMethods.get(id);
-    return method ?? refuse(payrailError('payout_method_not_found'));
+    return method ?? refuse(payrailError('method_id_not_found'));
   };
 
   const admin = {
@@ -144,7 +143,11 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         await checkNetworksExist(tx, draft.network_codes);
         const methodId =
           draft.method_id ??
-          1 + Math.max(0, ...(await listAll(tx.payoutMethods, {})).map((m) => m.method_id));
+          1 +
+            Math.max(
+              0,
+              ...(await listAll(tx.payoutMethods, { sort: 'asc' })).map((m) => m.method_id),
+            );
         const method = await insertOrRefuse(
           () =>
             tx.payoutMethods.insert({
@@ -199,7 +202,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
     updatePayoutNetwork: (code: string, body: unknown) =>
       run(async (tx, at) => {
         const current =
-          (await tx.payoutNetworks.get(code)) ?? refuse(payrailError('network_not_found'));
+          (await tx.payoutNetworks.get(code)) ?? refuse(payrailError('network_code_not_found'));
         const draft = orRefuse(decodePayoutNetworkUpdate(body, current));
         const network = await tx.payoutNetworks.update({ ...current, ...draft, updated_at: at });
         return { payout_network: payoutNetworkView(network) };
@@ -231,8 +234,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
     updateRoute: (routeId: string, body: unknown) =>
       run(async (tx, at) => {
         const current =
-          (await tx.payoutRoutes.get(routeId)) ??
-          refuse(payrailError('payout_route_not_configured'));
+          (await tx.payoutRoutes.get(routeId)) ?? refuse(payrailError('route_id_not_found'));
         const draft = orRefuse(decodePayoutRouteUpdate(body, routeDraftOf(current)));
         await checkRouteTargets(tx, draft);
         const route = await tx.payoutRoutes.update({ ...current, ...draft, updated_at: at });
@@ -243,11 +245,8 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
   // -------------------------------------------------------------------------------------------
   // Merchant: payout setup lookups
 
-  const merchantAccount = async (tx: StoreTransaction, caller: Caller) => {
-    const account = await loadAccount(tx, caller);
-    requireProduct(account.products, 'payout');
-    return account;
-  };
+  const merchantAccount = (tx: StoreTransaction, caller: Caller) =>
+    callerAccount(tx, caller, 'refused', 'payout');
 
   const payoutSetup = {
     /** `GET /payment/payout-methods?currency=`: methods with a route for the account. */
@@ -283,7 +282,10 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         if (q.method_id !== undefined && usable.length === 0) {
           refuse(payrailError('payout_method_not_found'));
         }
-        const networks = await listAll(tx.payoutNetworks, { where: { status: 'active' } });
+        const networks = await listAll(tx.payoutNetworks, {
+          sort: 'asc',
+          where: { status: 'active' },
+        });
         const items = networks.flatMap((network: PayoutNetworkRecord) => {
           const methodIds = usable
             .filter(({ method }) => method.network_codes.includes(network.code))
@@ -301,13 +303,13 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
         return wholeList(items);
       }),
 
-    /** `GET /payment/payout-networks/{code}/schema`: `network not found` for unknown codes. */
+    /** `GET /payment/payout-networks/{code}/schema`: 404 `network code not found` for unknown codes. */
     networkSchema: (caller: Caller, code: string) =>
       run(async (tx) => {
         await merchantAccount(tx, caller);
         const network = await tx.payoutNetworks.get(code);
         if (network === undefined || network.status !== 'active') {
-          return refuse(payrailError('network_not_found'));
+          return refuse(payrailError('network_code_not_found'));
         }
         return {
           payout_network: { code: network.code, name: network.name, fields: network.fields },

@@ -8,18 +8,18 @@
  */
 import { decodeWith, payrailError, WebhookDeliveryListQuery } from '@payrail/core';
 import { deliveryView } from '../access/access.views.js';
-import { requirePermission, requireProduct } from '../access-control.js';
+import { requirePermission } from '../access-control.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
+import { callerAccount } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
-import { loadAccount } from './payout-store.js';
 import { pageView } from './payout-views.js';
 
 export const payoutDeliveries =
   (deps: EngineDeps) => (caller: Caller, payoutId: string, raw: Query) =>
     unitOfWork(deps.store, async (tx) => {
       requirePermission(caller, 'payment.payout.read');
-      requireProduct((await loadAccount(tx, caller)).products, 'payout');
+      await callerAccount(tx, caller, 'refused', 'payout');
       const query = orRefuse(decodeWith(WebhookDeliveryListQuery)(raw));
       const payout =
         (await tx.payouts.get(payoutId, caller.account_id)) ??

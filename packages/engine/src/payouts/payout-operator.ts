@@ -23,15 +23,16 @@ import {
   type TimerRecord,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
+import { retryingConflicts } from '../conflict-retry.js';
+import type { PayoutView } from '../engine-answers.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { applyPayoutEvent } from './payout-commands.js';
-import { availableBalance, type LoadedPayout, loadPayout, retryingOnce } from './payout-store.js';
-import type { PayoutView } from './payout-views.js';
+import { availableBalance, type LoadedPayout, loadPayout } from './payout-store.js';
 
 /** The execution_fail_reason of a failure reported without one. */
-export const defaultExecutionFailReason = 'execution failed';
+const defaultExecutionFailReason = 'execution failed';
 
 const reviewEvents = {
   approve: 'payout.review.approve',
@@ -42,7 +43,7 @@ const reviewEvents = {
 /** An execution outcome, from the sandbox's admin call or an executor's report. */
 interface ExecutionOutcome {
   readonly outcome: SandboxExecutionOutcome;
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 /**
@@ -93,7 +94,7 @@ export const payoutOperator = (deps: EngineDeps) => {
     settled: (loaded: LoadedPayout) => boolean = () => false,
   ): Promise<Outcome<{ readonly payout: PayoutView }>> => {
     const at = deps.clock.now();
-    return retryingOnce(() =>
+    return retryingConflicts(() =>
       unitOfWork(deps.store, async (tx) => {
         const loaded = await loadPayout(tx, payoutId);
         if (settled(loaded)) return { payout: payoutResourceOf(loaded.snapshot) };

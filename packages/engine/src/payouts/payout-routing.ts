@@ -18,8 +18,8 @@ import {
   payrailError,
   type StoreTransaction,
 } from '@payrail/core';
+import { listAll } from '../store-reads.js';
 import { refuse } from '../unit-of-work.js';
-import { listAll } from './payout-store.js';
 
 /** An active method, else `payout method not found`. */
 export const findMethod = async (
@@ -67,6 +67,7 @@ export const candidateRoutes = async (
   query: Omit<RouteQuery, 'amount'>,
 ): Promise<readonly PayoutRouteRecord[]> => {
   const routes = await listAll(tx.payoutRoutes, {
+    sort: 'asc',
     where: { currency: query.currency, method_id: query.methodId, status: 'active' },
   });
   const rank = (route: PayoutRouteRecord): number =>

@@ -1,30 +1,29 @@
 /**
- * The wire shapes of the payout side: each answer's object exactly as the merchant (or the
- * operator) sees it, snake_case, amounts as strings at the currency's scale, times in Unix
- * seconds. Receiving-account fields never leave the service unmasked (see `maskAccountValue`).
+ * The builders of the payout side's answers, each typed with the core's answer codec of its
+ * shape (`payout-answers.codecs.ts`): snake_case, amounts as strings at the currency's scale,
+ * times in Unix seconds. Receiving-account fields never leave the service unmasked (see
+ * `maskAccountValue`).
  */
 import {
   type BeneficiaryAccountRecord,
+  type BeneficiaryAccountView,
   type BeneficiaryRecord,
-  type Currency,
-  type NetworkSchemaField,
+  type BeneficiaryView,
+  type CreatedPayoutView,
   type Page,
   type PayoutMethodRecord,
+  type PayoutMethodView,
   type PayoutNetworkRecord,
-  type PayoutResource,
+  type PayoutNetworkView,
   type PayoutRouteDraft,
   type PayoutRouteRecord,
+  type PayoutRouteView,
   type PayoutSnapshot,
   payoutResourceOf,
+  type RiskStatus,
   reviewStatusOf,
 } from '@payrail/core';
 import type { PageView } from '../engine-api.js';
-
-/** `data.payout` of every payout answer but creation's: the core's payout resource. */
-export type PayoutView = PayoutResource;
-
-/** What review decided at creation, as the creation answer tells it. */
-export type RiskStatus = 'pending' | 'passed' | 'rejected';
 
 /**
  * One receiving-account value, masked: an e-mail keeps its first character and its domain
@@ -48,32 +47,15 @@ export const maskedFieldsOf = (
  * payout waits for review or is a draft, `passed` once approved at creation (auto approval),
  * `rejected` when review refused it.
  */
-export const riskStatusOf = (snapshot: PayoutSnapshot): RiskStatus => {
+const riskStatusOf = (snapshot: PayoutSnapshot): RiskStatus => {
   const review = reviewStatusOf(snapshot);
   return review === 'approved' ? 'passed' : review === 'rejected' ? 'rejected' : 'pending';
 };
-
-/** `data.payout` of `POST /payment/quickpayout` (and of an identical repeat). */
-export interface CreatedPayoutView extends PayoutView {
-  readonly risk_status: RiskStatus;
-}
 
 export const createdPayoutView = (snapshot: PayoutSnapshot): CreatedPayoutView => ({
   ...payoutResourceOf(snapshot),
   risk_status: riskStatusOf(snapshot),
 });
-
-/** `data.beneficiary`: the payee's profile, its fields as the merchant sent them. */
-export interface BeneficiaryView {
-  readonly beneficiary_id: string;
-  readonly method_id: number;
-  readonly payee_id: string;
-  readonly name: string;
-  readonly fields: Readonly<Record<string, string>>;
-  readonly status: BeneficiaryRecord['status'];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
 
 export const beneficiaryView = (record: BeneficiaryRecord): BeneficiaryView => ({
   beneficiary_id: record.beneficiary_id,
@@ -85,19 +67,6 @@ export const beneficiaryView = (record: BeneficiaryRecord): BeneficiaryView => (
   created_at: record.created_at,
   updated_at: record.updated_at,
 });
-
-/** `data.beneficiary_account`: the receiving account, its fields only masked. */
-export interface BeneficiaryAccountView {
-  readonly beneficiary_account_id: string;
-  readonly beneficiary_id: string;
-  readonly network_code: string;
-  readonly display_name: string | null;
-  readonly account_type: string | null;
-  readonly fields_masked: Readonly<Record<string, string>>;
-  readonly status: BeneficiaryAccountRecord['status'];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
 
 export const beneficiaryAccountView = (
   record: BeneficiaryAccountRecord,
@@ -113,19 +82,6 @@ export const beneficiaryAccountView = (
   updated_at: record.updated_at,
 });
 
-/** `/admin/payout-methods` objects. */
-export interface PayoutMethodView {
-  readonly method_id: number;
-  readonly name: string;
-  readonly currency_type: PayoutMethodRecord['currency_type'];
-  readonly currencies: readonly Currency[];
-  readonly network_codes: readonly string[];
-  readonly channel_ids: readonly string[];
-  readonly status: PayoutMethodRecord['status'];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
 export const payoutMethodView = (record: PayoutMethodRecord): PayoutMethodView => ({
   method_id: record.method_id,
   name: record.name,
@@ -137,16 +93,6 @@ export const payoutMethodView = (record: PayoutMethodRecord): PayoutMethodView =
   created_at: record.created_at,
   updated_at: record.updated_at,
 });
-
-/** `/admin/payout-networks` objects: the schema under `fields`. */
-export interface PayoutNetworkView {
-  readonly code: string;
-  readonly name: string;
-  readonly fields: readonly NetworkSchemaField[];
-  readonly status: PayoutNetworkRecord['status'];
-  readonly created_at: number;
-  readonly updated_at: number;
-}
 
 export const payoutNetworkView = (record: PayoutNetworkRecord): PayoutNetworkView => ({
   code: record.code,
@@ -172,50 +118,12 @@ export const routeDraftOf = (record: PayoutRouteRecord): PayoutRouteDraft => ({
   status: record.status,
 });
 
-/** `/admin/routes` objects. */
-export interface PayoutRouteView extends PayoutRouteDraft {
-  readonly route_id: string;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
 export const payoutRouteView = (record: PayoutRouteRecord): PayoutRouteView => ({
   route_id: record.route_id,
   ...routeDraftOf(record),
   created_at: record.created_at,
   updated_at: record.updated_at,
 });
-
-/**
- * A payout method of the merchant's setup lookup: only the currencies it can pay out in for the
- * account, and nothing of the operator's bookkeeping.
- */
-export interface AvailablePayoutMethodView {
-  readonly method_id: number;
-  readonly name: string;
-  readonly currency_type: PayoutMethodRecord['currency_type'];
-  readonly currencies: readonly Currency[];
-  readonly network_codes: readonly string[];
-  readonly channel_ids: readonly string[];
-}
-
-/**
- * A receiving network of the merchant's setup lookup: the usable methods that pay to it, and its
- * field schema when `include_schema` asked for it.
- */
-export interface ReceivingNetworkView {
-  readonly code: string;
-  readonly name: string;
-  readonly method_ids: readonly number[];
-  readonly fields?: readonly NetworkSchemaField[];
-}
-
-/** `data.payout_network` of the schema lookup. */
-export interface NetworkSchemaView {
-  readonly code: string;
-  readonly name: string;
-  readonly fields: readonly NetworkSchemaField[];
-}
 
 /** A list answer: `{items, total, limit, offset}`. */
 export const pageView = <R, V>(page: Page<R>, view: (record: R) => V): PageView<V> => ({

@@ -14,7 +14,8 @@ import {
   type OutboxMessage,
   type PayrailError,
 } from '@payrail/core';
-import { createMemoryStore, type MemoryStore, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore, type MemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
 import { permissions } from '../access-control.js';
 import type { Caller } from '../engine-api.js';
@@ -26,7 +27,7 @@ import { seedSandboxCatalogue } from './sandbox-catalogue.js';
 
 export const startTime = 1_800_000_000;
 
-export const fixedClock = (start = startTime) => {
+const fixedClock = (start = startTime) => {
   let now = start;
   return {
     now: () => now,
@@ -37,7 +38,7 @@ export const fixedClock = (start = startTime) => {
 };
 
 /** `po_1`, `po_2`, ... per prefix: predictable ids for exact assertions. */
-export const countingIds = (): IdGenerator => {
+const countingIds = (): IdGenerator => {
   const counts = new Map<string, number>();
   return {
     next: (prefix) => {

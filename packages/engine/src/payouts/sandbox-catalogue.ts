@@ -19,8 +19,8 @@ import {
   sandboxNetworkSchemas,
 } from '@payrail/core';
 
-export const sandboxFiatMethodId = 1;
-export const sandboxCryptoMethodId = 2;
+const sandboxFiatMethodId = 1;
+const sandboxCryptoMethodId = 2;
 
 type MethodSeed = Omit<NewRecord<PayoutMethodRecord>, 'created_at' | 'updated_at'>;
 type RouteSeed = Omit<NewRecord<PayoutRouteRecord>, 'route_id' | 'created_at' | 'updated_at'>;

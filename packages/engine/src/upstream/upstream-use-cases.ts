@@ -19,34 +19,22 @@
  * retry of an accepted delivery is harmless too. The answer lists what each event did.
  */
 import {
-  type PaymentRecord,
   ProviderPaymentEvent,
   payrailError,
   payTokens,
   type StoreTransaction,
+  type UpstreamEventResult,
   type UpstreamPaymentEvent,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import { unitOfWorkWithRetry } from '../acquiring/conflict-retry.js';
 import { findDepositAddress } from '../acquiring/deposit-addresses.js';
 import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.js';
 import { type LoadedOrder, loadOrder } from '../acquiring/order-store.js';
+import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
 import type { Engine, UpstreamRequest } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { refuse } from '../unit-of-work.js';
 import { acquiringProviderLookup, isAllowedSource } from './acquiring-providers.js';
-
-/** What one event of the request did, in the request's order. */
-export interface UpstreamEventResult {
-  readonly payment_id: string;
-  readonly order_id: string;
-  /** The payment record's status after the event (`late` after expiry or close). */
-  readonly payment_status: PaymentRecord['status'];
-  /** The order's status after the event. */
-  readonly order_status: string;
-  /** False when the event told nothing new (a duplicate, or older than what is recorded). */
-  readonly changed: boolean;
-}
 
 /**
  * The event as the order machine takes it: the network is the order lookup's business, and the
@@ -122,7 +110,7 @@ export const upstreamUseCases = (deps: EngineDeps): Engine['upstream'] => {
     if (E.isLeft(parsed)) return parsed;
     if (parsed.right.length === 0) return E.left(payrailError('empty_upstream_event'));
     const now = deps.clock.now();
-    return unitOfWorkWithRetry(deps.store, async (tx) => ({
+    return unitOfWorkRetryingConflicts(deps.store, async (tx) => ({
       events: await applyEvents(tx, parsed.right, now),
     }));
   };

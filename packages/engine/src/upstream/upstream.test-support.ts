@@ -23,7 +23,7 @@ import { sandboxRequiredConfirmations } from '../acquiring/sandbox-payments.js';
 import { createEngine } from '../engine.js';
 import type { Engine, UpstreamRequest } from '../engine-api.js';
 
-export const loopbackSources = ['127.0.0.1/32', '::1/128'];
+const loopbackSources = ['127.0.0.1/32', '::1/128'];
 
 /** A provider that speaks the normalised shape itself; `{}` or no body is an empty event. */
 export const passThroughProvider = (

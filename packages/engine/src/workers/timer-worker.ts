@@ -3,8 +3,8 @@
  * timer fires once), then handled in its own unit of work together with its removal; a handler
  * that fails leaves the timer to be claimed again when the lease lapses.
  */
-import type { StoreTransaction, TimerRecord } from '@payrail/core';
-import { payrailError } from '@payrail/core';
+import type { ClockView, StoreTransaction, TimerRecord } from '@payrail/core';
+import { decodeSandboxClockAdvance, payrailError } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { type EngineDeps, isAdjustableClock } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
@@ -14,13 +14,8 @@ export type TimerHandler = (tx: StoreTransaction, timer: TimerRecord, now: numbe
 
 export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
 
-/** `data.clock` of a sandbox clock move: the test clock's time after it, Unix seconds. */
-export interface ClockView {
-  readonly now: number;
-}
-
 /** How long a claimed timer stays with its worker before another may take it. */
-export const timerLeaseSeconds = 60;
+const timerLeaseSeconds = 60;
 const batchSize = 100;
 
 export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
@@ -49,15 +44,9 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
     if (deps.settings.environment !== 'sandbox' || !isAdjustableClock(clock)) {
       return E.left(payrailError('forbidden'));
     }
-    const seconds = (body as { seconds?: unknown } | undefined)?.seconds;
-    if (typeof body !== 'object' || body === null) return E.left(payrailError('request_required'));
-    if (seconds === undefined || seconds === null) {
-      return E.left(payrailError('field_required', { field: 'seconds' }));
-    }
-    if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 0) {
-      return E.left(payrailError('validation_failed'));
-    }
-    clock.advance(seconds);
+    const request = decodeSandboxClockAdvance(body);
+    if (E.isLeft(request)) return request;
+    clock.advance(request.right.seconds);
     await runDueTimers('sandbox-clock');
     await deps.afterClockAdvance?.();
     return unitOfWork(deps.store, async () => ({ clock: { now: clock.now() } }));

@@ -20,7 +20,7 @@ export interface MerchantEnv {
  * `Authorization` (another scheme, no token) presents nothing, which the engine answers
  * `unauthorized`.
  */
-export const presentedToken = (c: Context): string | undefined => {
+const presentedToken = (c: Context): string | undefined => {
   const bearer = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
   if (bearer !== undefined) return bearer;
   const apiKey = c.req.header('X-API-Key')?.trim();

@@ -1,13 +1,13 @@
 import {
   AcquiringOrderCreateRequest,
   PayoutCreateRequest,
+  request,
   WebhookCreateRequest,
   webhookEventPatterns,
 } from '@payrail/core';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import { toJsonSchema } from './json-schema.converter.js';
-import { namedSchemas } from './named-schemas.js';
 
 describe('toJsonSchema (io-ts structure)', () => {
   it('converts primitives, literals and keyof', () => {
@@ -65,6 +65,7 @@ describe('toJsonSchema (io-ts structure)', () => {
       type: 'object',
       properties: { a: { type: 'string' } },
       required: ['a'],
+      additionalProperties: false,
     });
     expect(toJsonSchema(t.readonly(t.type({ a: t.string })))).toMatchObject({ required: ['a'] });
     const positive = t.refinement(t.number, (n) => n > 0, 'Positive');
@@ -77,6 +78,53 @@ describe('toJsonSchema (io-ts structure)', () => {
       allOf: [
         { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
         { type: 'object', additionalProperties: { type: 'string' } },
+      ],
+    });
+  });
+
+  it('closes exact objects, wherever they are, and only those', () => {
+    const closedObject = t.exact(
+      t.intersection([t.type({ a: t.string }), t.partial({ b: t.number })]),
+    );
+    expect(toJsonSchema(closedObject)).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      required: ['a'],
+      additionalProperties: false,
+    });
+    // An intersection of exact parts is closed; one open part lets anything through.
+    expect(
+      toJsonSchema(
+        t.intersection([t.strict({ a: t.string }), t.exact(t.partial({ b: t.number }))]),
+      ),
+    ).toMatchObject({ required: ['a'], additionalProperties: false });
+    expect(
+      toJsonSchema(t.intersection([t.strict({ a: t.string }), t.partial({ b: t.number })])),
+    ).not.toHaveProperty('additionalProperties');
+    expect(toJsonSchema(t.type({ list: t.readonlyArray(t.strict({ c: t.string })) }))).toEqual({
+      type: 'object',
+      properties: {
+        list: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { c: { type: 'string' } },
+            required: ['c'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['list'],
+    });
+    expect(toJsonSchema(t.union([t.strict({ d: t.string }), t.null]))).toEqual({
+      anyOf: [
+        {
+          type: 'object',
+          properties: { d: { type: 'string' } },
+          required: ['d'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
       ],
     });
   });
@@ -121,14 +169,65 @@ describe('toJsonSchema (the core’s request codecs)', () => {
       required: ['url', 'events'],
     });
   });
+
+  it('merges nested intersections of required and optional parts into one object', () => {
+    const order = toJsonSchema(AcquiringOrderCreateRequest);
+    expect(order).not.toHaveProperty('x-payrail-codec');
+    expect(order.required).toEqual([
+      'out_trade_no',
+      'order_currency',
+      'order_amount',
+      'expire_seconds',
+      'underpay_tolerance',
+      'notify_webhook_id',
+    ]);
+    expect(Object.keys(order.properties as object)).toEqual([
+      'out_trade_no',
+      'order_currency',
+      'order_amount',
+      'allowed_pay_currencies',
+      'expire_seconds',
+      'underpay_tolerance',
+      'notify_webhook_id',
+      'redirect_url',
+      'logo_url',
+      'remark',
+      'mode',
+      'checkout_type',
+      'network',
+      'currency',
+      'redirect_automatically',
+    ]);
+    expect(order.properties).toMatchObject({
+      expire_seconds: { type: 'integer', minimum: 60, maximum: 10800 },
+      mode: { enum: ['checkout', 'direct'], default: 'checkout' },
+      redirect_automatically: { type: 'boolean', default: false },
+    });
+  });
+
+  it('leaves a request body open even when its format is exact: unknown keys are ignored', () => {
+    const body = request('ExactBody', {
+      format: t.exact(t.type({ a: t.string, nested: t.strict({ b: t.string }) })),
+    });
+    expect(JSON.stringify(toJsonSchema(body))).not.toContain('additionalProperties');
+  });
 });
 
 describe('toJsonSchema (the core’s opaque codecs)', () => {
-  it('finds them in the named table', () => {
-    expect(toJsonSchema(PayoutCreateRequest)).toBe(namedSchemas.PayoutCreateRequest);
-    expect(toJsonSchema(AcquiringOrderCreateRequest)).toMatchObject({
-      'x-payrail-codec': 'AcquiringOrderCreateRequest',
-      required: expect.arrayContaining(['out_trade_no', 'expire_seconds']),
+  it('documents the quick payout body from its structure, the inline objects included', () => {
+    const body = toJsonSchema(PayoutCreateRequest);
+    expect(body.required).toEqual(['currency', 'amount', 'reference', 'notify_url']);
+    expect(body.properties).toMatchObject({
+      currency: { enum: ['USD'] },
+      notify_url: { type: 'string', format: 'uri', maxLength: 2048 },
+      fee_bearer: { enum: ['merchant', 'user'], default: 'merchant' },
+      submit: { type: 'boolean', default: true },
+      // The inline pair's contents (decoded last), not just "an object" (checked in the table order).
+      beneficiary: {
+        required: ['name', 'fields'],
+        properties: { fields: { required: ['payee_id'] } },
+      },
+      beneficiary_account: { required: ['network_code', 'fields'] },
     });
   });
 

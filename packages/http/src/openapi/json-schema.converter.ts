@@ -2,15 +2,20 @@
  * io-ts codec -> JSON Schema, read from the codec's structure: `t.type`, `t.partial`, `t.strict`,
  * `t.readonly`, `t.intersection`, `t.union`, `t.literal`, `t.keyof`, `t.array`,
  * `t.readonlyArray`, `t.record`, `t.string`, `t.number`, `t.boolean`, `t.null`, `t.unknown`,
- * `t.Int` and other refinements (as their base). The core's own codecs built with `codecOf` or
- * `codecFromCheck` check rules no structure shows; they are looked up by name in
- * `namedSchemas`, and a codec found neither way is an error, so no route is documented by guess.
+ * `t.Int` and other refinements (as their base), and the codec toolkit's own kinds: a
+ * `LeafType` brings its schema, a `RequestType` is read from its `format` stage, a `DefaultType`
+ * adds its default (ADR 0027). A codec of any other kind (one built with `codecOf`) is an error,
+ * unless the caller's `named` table describes it, so no route is documented by guess.
+ *
+ * An exact object (`t.exact`, `t.strict`, an intersection whose parts are all exact) is closed:
+ * `additionalProperties: false`, so the document of an answer refuses a field it does not
+ * declare. A request body's objects stay open whatever its codec: the codec drops unknown keys
+ * and the interface ignores them by design, so the document must not refuse them.
  *
  * Only the structure is read (`_tag` and the fields io-ts keeps on each codec), so this module
  * needs no io-ts at run time.
  */
 import type { JsonSchema } from './json-schema.js';
-import { namedSchemas } from './named-schemas.js';
 
 /** What the converter reads of an io-ts codec. */
 export interface CodecLike {
@@ -35,11 +40,17 @@ interface Structural extends CodecLike {
 
 export type SchemaTable = Readonly<Record<string, JsonSchema>>;
 
-const objectKeys = new Set(['type', 'properties', 'required']);
+const objectKeys = new Set(['type', 'properties', 'required', 'additionalProperties']);
+const isClosed = (schema: JsonSchema): boolean => schema.additionalProperties === false;
 const isObjectSchema = (schema: JsonSchema): boolean =>
-  schema.type === 'object' && Object.keys(schema).every((key) => objectKeys.has(key));
+  schema.type === 'object' &&
+  (schema.additionalProperties === undefined || isClosed(schema)) &&
+  Object.keys(schema).every((key) => objectKeys.has(key));
 
-/** `allOf` of plain object schemas, merged into one object (how `t.intersection` is used). */
+/**
+ * `allOf` of plain object schemas, merged into one object (how `t.intersection` is used). The
+ * merge is closed only when every part is: io-ts keeps what an open part lets through.
+ */
 const mergeObjects = (schemas: readonly JsonSchema[]): JsonSchema => {
   if (!schemas.every(isObjectSchema)) return { allOf: [...schemas] };
   const properties: Record<string, unknown> = {};
@@ -52,8 +63,15 @@ const mergeObjects = (schemas: readonly JsonSchema[]): JsonSchema => {
     type: 'object',
     properties,
     ...(required.length === 0 ? {} : { required: [...new Set(required)] }),
+    ...(schemas.length > 0 && schemas.every(isClosed) ? { additionalProperties: false } : {}),
   };
 };
+
+/** An exact codec's object: closed. Anything else (a refinement's base that is no object) as is. */
+const closed = (schema: JsonSchema): JsonSchema =>
+  schema.type === 'object' && schema.additionalProperties === undefined
+    ? { ...schema, additionalProperties: false }
+    : schema;
 
 const literalValue = (codec: Structural): unknown =>
   codec._tag === 'LiteralType' ? codec.value : undefined;
@@ -64,11 +82,14 @@ const member = (codec: Structural, field: 'type' | 'codomain' | 'format'): Codec
   return inner;
 };
 
-export const toJsonSchema = (codec: CodecLike, named: SchemaTable = namedSchemas): JsonSchema => {
+export const toJsonSchema = (codec: CodecLike, named: SchemaTable = {}): JsonSchema =>
+  convertCodec(codec, named, true);
+
+const convertCodec = (codec: CodecLike, named: SchemaTable, closeExact: boolean): JsonSchema => {
   const byName = named[codec.name];
   if (byName !== undefined) return byName;
   const c = codec as Structural;
-  const convert = (inner: CodecLike) => toJsonSchema(inner, named);
+  const convert = (inner: CodecLike) => convertCodec(inner, named, closeExact);
   switch (c._tag) {
     case 'StringType':
       return { type: 'string' };
@@ -105,11 +126,14 @@ export const toJsonSchema = (codec: CodecLike, named: SchemaTable = namedSchemas
       if (c.schema === undefined) throw new Error(`leaf ${codec.name} has no schema`);
       return c.schema;
     case 'RequestType':
-      return convert(member(c, 'format'));
+      return convertCodec(member(c, 'format'), named, false);
     case 'DefaultType':
       return { ...convert(member(c, 'type')), default: c.defaultValue };
+    case 'ExactType': {
+      const inner = convert(member(c, 'type'));
+      return closeExact ? closed(inner) : inner;
+    }
     case 'RequiredType':
-    case 'ExactType':
     case 'ReadonlyType':
       return convert(member(c, 'type'));
     case 'RefinementType':

@@ -35,6 +35,42 @@ const operation = (document: OpenApiDocument, path: string, method: string): Ope
   return op;
 };
 
+type JsonSchema = Readonly<Record<string, unknown>>;
+
+const isSchema = (u: unknown): u is JsonSchema =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * Every object schema under `schema` that lets an undeclared field through: an object without
+ * `additionalProperties: false`. A map (`additionalProperties` a schema) is closed to what its
+ * values may be, so it counts as closed; its values are walked like the rest.
+ */
+const openObjectsIn = (schema: unknown, at: string, found: string[]): void => {
+  if (Array.isArray(schema)) {
+    schema.forEach((inner, i) => {
+      openObjectsIn(inner, `${at}[${i}]`, found);
+    });
+    return;
+  }
+  if (!isSchema(schema)) return;
+  const isObject =
+    schema.type === 'object' ||
+    (Array.isArray(schema.type) && schema.type.includes('object')) ||
+    schema.properties !== undefined;
+  if (isObject && schema.additionalProperties !== false && !isSchema(schema.additionalProperties)) {
+    found.push(at);
+  }
+  for (const [key, inner] of Object.entries(schema)) {
+    if (key === 'properties' && isSchema(inner)) {
+      for (const [name, property] of Object.entries(inner)) {
+        openObjectsIn(property, `${at}.${name}`, found);
+      }
+    } else if (key !== 'enum' && key !== 'const' && key !== 'examples') {
+      openObjectsIn(inner, `${at}/${key}`, found);
+    }
+  }
+};
+
 const examples = (op: Operation, status: string) =>
   Object.values(op.responses[status]?.content['application/json'].examples ?? {}).map(
     (example) => (example.value as { message: string }).message,
@@ -131,7 +167,7 @@ describe('/openapi.json', () => {
     const { document } = await served();
     const order = operation(document, '/payment/acquiring/orders', 'post');
     expect(order.requestBody?.content['application/json'].schema).toMatchObject({
-      'x-payrail-codec': 'AcquiringOrderCreateRequest',
+      required: expect.arrayContaining(['out_trade_no', 'notify_webhook_id']),
       properties: { mode: { enum: ['checkout', 'direct'], default: 'checkout' } },
     });
     const list = operation(document, '/payment/acquiring/orders', 'get');
@@ -151,6 +187,47 @@ describe('/openapi.json', () => {
     expect(examples(admin, '401')).toEqual(['unauthorized']);
     const checkout = operation(document, '/checkout/api/orders/{order_id}/select', 'post');
     expect(checkout.security).toEqual([]);
+  });
+
+  it('closes every object of every success answer: an undeclared field is refused', async () => {
+    const { document } = await served();
+    const open: string[] = [];
+    for (const route of routes) {
+      const schema = operation(document, route.path, route.method).responses['200']?.content[
+        'application/json'
+      ].schema;
+      openObjectsIn(schema, `${route.method} ${route.path}`, open);
+    }
+    expect(open).toEqual([]);
+    const payout = operation(document, '/payment/payouts/{payout_id}', 'get').responses['200']
+      ?.content['application/json'].schema as JsonSchema;
+    expect(payout).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        data: {
+          additionalProperties: false,
+          properties: {
+            payout: {
+              additionalProperties: false,
+              required: expect.arrayContaining(['payout_id', 'status', 'beneficiary_id']),
+              properties: { execution_fail_reason: { type: 'string' } },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it('leaves request bodies open: unknown request keys are ignored by design', async () => {
+    const { document } = await served();
+    for (const route of routes.filter((r) => r.body !== undefined)) {
+      const body = operation(document, route.path, route.method).requestBody?.content[
+        'application/json'
+      ].schema;
+      // A closed set inside a body (the beneficiary's profile fields) is its own rule, written
+      // by hand; the body itself never refuses a key it does not know.
+      expect(body, `${route.method} ${route.path}`).not.toHaveProperty('additionalProperties');
+    }
   });
 
   it('has a body schema for every route that reads a body, and none for the others', async () => {

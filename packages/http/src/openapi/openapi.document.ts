@@ -35,11 +35,17 @@ const statusFilterErrors: Readonly<Record<string, ErrorKey>> = {
   execution_status: 'invalid_execution_status',
 };
 
-/** Every catalogue message an operation may answer. */
+/**
+ * Every catalogue message an operation may answer: its scope's credential checks, its body and
+ * query codecs' failures, its groups and single messages (the 404 of its path id among them).
+ */
 export const errorKeysOf = (route: Route): ErrorKey[] => {
   const keys: ErrorKey[] = [];
   if (route.scope === 'merchant') keys.push(...merchantErrors);
   if (route.scope === 'admin') keys.push('unauthorized');
+  // The body limit runs before any route: a body over it is `Validation Failed`, on every
+  // method that carries one, whether or not the route reads it.
+  if (route.method !== 'get') keys.push('validation_failed');
   if (route.body !== undefined) keys.push(...bodyErrors);
   if (route.query !== undefined) {
     keys.push('invalid_query_param');
@@ -53,12 +59,13 @@ export const errorKeysOf = (route: Route): ErrorKey[] => {
   return [...new Set(keys)];
 };
 
+/** A success: `{code: 0, message: "success", data}`, nothing else (closed like its `data`). */
 const envelopeOf = (data: JsonSchema): JsonSchema =>
-  objectSchema({ code: { const: 0 }, message: { const: 'success' }, data }, [
-    'code',
-    'message',
-    'data',
-  ]);
+  objectSchema(
+    { code: { const: 0 }, message: { const: 'success' }, data },
+    ['code', 'message', 'data'],
+    { additionalProperties: false },
+  );
 
 const errorEnvelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
@@ -138,19 +145,34 @@ const operationOf = (route: Route) => ({
     : {
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: toJsonSchema(route.body) } },
+          content: {
+            'application/json': {
+              schema: toJsonSchema(route.body),
+              ...(route.example === undefined
+                ? {}
+                : { examples: { [route.operationId]: { value: route.example } } }),
+            },
+          },
         },
       }),
   responses: {
     '200': {
       description: route.response.description,
-      content: { 'application/json': { schema: envelopeOf(route.response.schema) } },
+      content: { 'application/json': { schema: envelopeOf(toJsonSchema(route.response.codec)) } },
     },
     ...errorResponses(errorKeysOf(route)),
   },
 });
 
-export const openApiDocument = (table: readonly Route[]) => {
+export interface OpenApiOptions {
+  /**
+   * Where clients reach the API (`servers`); unknown, the document's own origin (`/`), which
+   * is right wherever `/openapi.json` itself was fetched from.
+   */
+  readonly publicUrl?: string;
+}
+
+export const openApiDocument = (table: readonly Route[], options: OpenApiOptions = {}) => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of table) {
     paths[route.path] = { ...paths[route.path], [route.method]: operationOf(route) };
@@ -163,6 +185,7 @@ export const openApiDocument = (table: readonly Route[]) => {
       description:
         'Merchant payment API: payouts, acquiring orders, crypto batches, webhooks; the admin API; the checkout calls. Every answer is `{code, message, data}`; success is HTTP 200 with code 0.',
     },
+    servers: [{ url: options.publicUrl ?? '/' }],
     tags: [...new Set(table.map((route) => route.tag))].map((name) => ({ name })),
     components: {
       securitySchemes: {

@@ -44,4 +44,21 @@ describe('queryParametersOf', () => {
       default: 'false',
     });
   });
+
+  it('reads descriptions from the leaves and keeps them out of the schema', () => {
+    const ledger = queryParametersOf(LedgerListQuery);
+    expect(ledger.find((p) => p.name === 'start_at')).toEqual({
+      name: 'start_at',
+      description: 'created_at >= (Unix seconds)',
+      schema: { type: 'integer', minimum: 0 },
+    });
+    expect(ledger.every((p) => !('description' in p.schema))).toBe(true);
+  });
+
+  it('refuses a codec whose parameters it cannot read, rather than guess', () => {
+    expect(() => queryParametersOf({ name: 'Opaque' })).toThrow(/Opaque has no format stage/);
+    expect(() =>
+      queryParametersOf({ name: 'Plain', format: { props: { limit: { name: 'string' } } } }),
+    ).toThrow(/Plain.limit is not a leaf/);
+  });
 });

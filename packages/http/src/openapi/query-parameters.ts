@@ -1,31 +1,31 @@
 /**
- * The query parameters of a list codec, read from the codec itself. The core's list codecs are
- * opaque (`codecOf`), but they answer every question the document asks:
- *  - which parameters it declares: a declared parameter refuses an over-long value (every kind
- *    of parameter does: enum, integer, flag, 256-character text), an undeclared one is ignored;
- *  - the allowed values of an enumerated parameter: the candidates it accepts;
- *  - the defaults: what decoding `{}` fills in.
- * The candidates (names and values) are this table; what the codec accepts decides.
+ * The query parameters of a list codec, read from its structure: a core list query
+ * (`ListQueryType`) is a request whose `format` stage is a `t.partial` of one leaf per parameter,
+ * in the interface's order. Each parameter is documented by its leaf's `schema` (its
+ * `description` becomes the parameter's); a `withDefault` parameter adds the default, written as
+ * it is sent on the wire. A codec without that structure is an error, so no route is documented
+ * by guess.
+ *
+ * Only the structure is read (`format`, `props`, `_tag`, `schema`, `type`, `defaultValue`), so
+ * this module needs no io-ts at run time.
  */
-import {
-  accountStatusFilterValues,
-  chainNetworks,
-  currencies,
-  executionStatuses,
-  fundingStatusFilterValues,
-  listLimits,
-  orderStatusFilterValues,
-  payoutStatusFilterValues,
-  recordTypes,
-  reviewStatuses,
-  sortOrders,
-} from '@payrail/core';
 import type { JsonSchema } from './json-schema.js';
 
-/** What is read of a query codec: its io-ts `decode`. */
+/** What is read of one parameter: a core leaf, possibly under a `withDefault`. */
+interface ParameterCodecLike {
+  readonly name: string;
+  readonly _tag?: string;
+  /** A `LeafType`'s schema. */
+  readonly schema?: JsonSchema;
+  /** A `DefaultType`'s inner codec and default. */
+  readonly type?: ParameterCodecLike;
+  readonly defaultValue?: unknown;
+}
+
+/** What is read of a query codec: its `format` stage's props. */
 export interface QueryCodecLike {
   readonly name: string;
-  decode(input: unknown): { readonly _tag: 'Left' | 'Right'; readonly right?: unknown };
+  readonly format?: { readonly props?: Readonly<Record<string, ParameterCodecLike>> };
 }
 
 export interface QueryParameterDoc {
@@ -34,101 +34,36 @@ export interface QueryParameterDoc {
   readonly description: string;
 }
 
-type Candidate =
-  | {
-      readonly kind: 'enum';
-      /** Candidate value lists; the largest one the codec fully accepts gives the order. */
-      readonly values: readonly (readonly string[])[];
-      readonly description: string;
-    }
-  | { readonly kind: 'integer'; readonly description: string; readonly extra?: JsonSchema }
-  | { readonly kind: 'text'; readonly description: string };
-
-const statusValues = [
-  accountStatusFilterValues,
-  fundingStatusFilterValues,
-  payoutStatusFilterValues,
-  orderStatusFilterValues,
-];
-
-/** Every parameter name a list of the interface or decisions.md uses, in the interface's order. */
-export const queryParameterCandidates: Readonly<Record<string, Candidate>> = {
-  reference: { kind: 'text', description: 'exact reference' },
-  client_request_id: { kind: 'text', description: 'exact client_request_id' },
-  out_trade_no: { kind: 'text', description: 'exact out_trade_no' },
-  method_id: { kind: 'integer', description: 'payout method id', extra: { minimum: 1 } },
-  currency: { kind: 'enum', values: [currencies], description: 'currency code' },
-  network: { kind: 'enum', values: [Object.keys(chainNetworks)], description: 'network' },
-  record_type: { kind: 'enum', values: [recordTypes], description: 'ledger movement class' },
-  status: { kind: 'enum', values: statusValues, description: 'status filter' },
-  review_status: { kind: 'enum', values: [reviewStatuses], description: 'review_status filter' },
-  execution_status: {
-    kind: 'enum',
-    values: [executionStatuses],
-    description: 'execution_status filter',
-  },
-  include_schema: { kind: 'enum', values: [['true', 'false']], description: 'field schemas too' },
-  start_at: { kind: 'integer', description: 'created_at >= (Unix seconds)', extra: { minimum: 0 } },
-  end_at: { kind: 'integer', description: 'created_at <= (Unix seconds)', extra: { minimum: 0 } },
-  limit: {
-    kind: 'integer',
-    description: 'page size',
-    extra: { minimum: 1, maximum: listLimits.maxLimit },
-  },
-  offset: { kind: 'integer', description: 'items to skip', extra: { minimum: 0 } },
-  sort_by: { kind: 'enum', values: [['created_at']], description: 'sort key' },
-  sort_order: { kind: 'enum', values: [sortOrders], description: 'asc or desc' },
+const leafSchemaOf = (codec: QueryCodecLike, name: string, leaf: ParameterCodecLike) => {
+  if (leaf._tag !== 'LeafType' || leaf.schema === undefined) {
+    throw new Error(`${codec.name}.${name} is not a leaf with a schema (${leaf._tag})`);
+  }
+  return leaf.schema;
 };
 
-/** Longer than any parameter accepts (free texts stop at 256 characters). */
-const refusedEverywhere = 'x'.repeat(300);
-
-const accepts = (codec: QueryCodecLike, name: string, value: string): boolean =>
-  codec.decode({ [name]: value })._tag === 'Right';
-
-const schemaOf = (
+const parameterOf = (
   codec: QueryCodecLike,
   name: string,
-  candidate: Candidate,
-  fallback: unknown,
-): JsonSchema => {
-  const defaulted = fallback === undefined ? {} : { default: fallback };
-  switch (candidate.kind) {
-    case 'text':
-      return { type: 'string', maxLength: 256, ...defaulted };
-    case 'integer':
-      return { type: 'integer', ...candidate.extra, ...defaulted };
-    case 'enum': {
-      const accepted = (values: readonly string[]) =>
-        values.filter((value) => accepts(codec, name, value));
-      const fully = candidate.values
-        .filter((values) => accepted(values).length === values.length)
-        .sort((a, b) => b.length - a.length);
-      const values = [...new Set([...(fully[0] ?? []), ...candidate.values.flatMap(accepted)])];
-      if (values.length === 0) throw new Error(`${codec.name}.${name} accepts no known value`);
-      return {
-        type: 'string',
-        enum: values,
-        ...(fallback === undefined ? {} : { default: String(fallback) }),
-      };
-    }
-  }
+  parameter: ParameterCodecLike,
+): QueryParameterDoc => {
+  const defaulted = parameter._tag === 'DefaultType';
+  const leaf = defaulted ? parameter.type : parameter;
+  if (leaf === undefined) throw new Error(`${codec.name}.${name} has no inner codec`);
+  const { description, ...schema } = leafSchemaOf(codec, name, leaf);
+  // Query values are strings on the wire: a string parameter's default is written as one.
+  const wireDefault =
+    schema.type === 'string' ? String(parameter.defaultValue) : parameter.defaultValue;
+  return {
+    name,
+    description: typeof description === 'string' ? description : name,
+    schema: defaulted ? { ...schema, default: wireDefault } : schema,
+  };
 };
 
 export const queryParametersOf = (codec: QueryCodecLike): QueryParameterDoc[] => {
-  const decodedEmpty = codec.decode({});
-  const defaults = (decodedEmpty._tag === 'Right' ? decodedEmpty.right : {}) as Readonly<
-    Record<string, unknown>
-  >;
-  return Object.entries(queryParameterCandidates).flatMap(([name, candidate]) =>
-    accepts(codec, name, refusedEverywhere)
-      ? []
-      : [
-          {
-            name,
-            description: candidate.description,
-            schema: schemaOf(codec, name, candidate, defaults[name]),
-          },
-        ],
-  );
+  const props = codec.format?.props;
+  if (props === undefined) {
+    throw new Error(`query codec ${codec.name} has no format stage to read its parameters from`);
+  }
+  return Object.entries(props).map(([name, parameter]) => parameterOf(codec, name, parameter));
 };

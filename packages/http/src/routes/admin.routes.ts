@@ -5,27 +5,39 @@
  */
 import {
   AccountCreditRequest,
+  AccountNotifySecretView,
   AccountUpdateRequest,
+  AccountView,
   ApiKeyIssueRequest,
   ApiKeyUpdateRequest,
+  ApiKeyView,
+  answerOf,
+  BalanceView,
+  ClockView,
+  FundingView,
+  IssuedApiKeyView,
   MerchantCreateRequest,
+  MerchantView,
+  PageQuery,
+  PaymentView,
+  PayoutMethodRequest,
+  PayoutMethodView,
+  PayoutNetworkRequest,
+  PayoutNetworkView,
+  PayoutReviewRequest,
+  PayoutRouteRequest,
+  PayoutRouteView,
+  PayoutView,
+  pageOf,
+  SandboxClockAdvanceRequest,
+  SandboxExecutionRequest,
   SandboxPaymentRequest,
 } from '@payrail/core';
-import { namedBody } from '../openapi/named-schemas.js';
-import {
-  listOfSome,
-  objectUnder,
-  payoutSchema,
-  someData,
-  someObjectUnder,
-} from '../openapi/response-schemas.js';
-import type { OpenRoute } from './route.js';
+import { type AnswerCodec, type OpenRoute, openRoute, type TypedRoute } from './route.js';
 
-const admin = (route: Omit<OpenRoute, 'scope' | 'tag'> & { readonly tag?: string }): OpenRoute => ({
-  scope: 'admin',
-  tag: 'admin',
-  ...route,
-});
+const admin = <C extends AnswerCodec>(
+  route: Omit<TypedRoute<OpenRoute, C>, 'scope' | 'tag'> & { readonly tag?: string },
+): OpenRoute => openRoute<C>({ scope: 'admin', tag: 'admin', ...route });
 
 export const adminRoutes: readonly OpenRoute[] = [
   admin({
@@ -34,7 +46,11 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminCreateMerchant',
     summary: 'Create a merchant and its first account (answers notify_secret once)',
     body: MerchantCreateRequest,
-    response: someObjectUnder('merchant'),
+    example: { name: 'Acme', currencies: ['USD', 'USDT'] },
+    response: {
+      description: 'data.merchant (with the notify_secret, this once) and data.account',
+      codec: answerOf({ merchant: MerchantView, account: AccountView }),
+    },
     run: (engine, r) => engine.admin.createMerchant(r.body),
   }),
   admin({
@@ -43,8 +59,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminUpdateAccount',
     summary: 'Account settings: status, verification, auto-approve, products, pay tokens',
     body: AccountUpdateRequest,
-    errors: ['account_not_found', 'no_changes'],
-    response: someObjectUnder('account'),
+    errors: ['account_id_not_found', 'no_changes'],
+    response: { description: 'data.account', codec: answerOf({ account: AccountView }) },
     run: (engine, r) => engine.admin.updateAccount(r.param('account_id'), r.body),
   }),
   admin({
@@ -53,8 +69,15 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminIssueApiKey',
     summary: 'Issue an API key (the token is shown once)',
     body: ApiKeyIssueRequest,
-    errors: ['account_not_found'],
-    response: someObjectUnder('api_key'),
+    example: {
+      name: 'backend',
+      permissions: ['payment.account.read', 'payment.payout.create', 'payment.payout.read'],
+    },
+    errors: ['account_id_not_found'],
+    response: {
+      description: 'data.api_key, with its token',
+      codec: answerOf({ api_key: IssuedApiKeyView }),
+    },
     run: (engine, r) => engine.admin.issueApiKey(r.param('account_id'), r.body),
   }),
   admin({
@@ -62,8 +85,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     path: '/admin/accounts/{account_id}/api-keys',
     operationId: 'adminListApiKeys',
     summary: 'API keys of an account, never their tokens',
-    errors: ['account_not_found'],
-    response: listOfSome('api keys'),
+    errors: ['account_id_not_found'],
+    response: { description: 'a page of api keys', codec: pageOf(ApiKeyView) },
     run: (engine, r) => engine.admin.listApiKeys(r.param('account_id')),
   }),
   admin({
@@ -71,8 +94,11 @@ export const adminRoutes: readonly OpenRoute[] = [
     path: '/admin/api-keys/{key_id}/rotate',
     operationId: 'adminRotateApiKey',
     summary: 'A new key version; the old token answers `api key version mismatch`',
-    errors: ['api_key_not_found'],
-    response: someObjectUnder('api_key'),
+    errors: ['key_id_not_found'],
+    response: {
+      description: 'data.api_key, with its new token',
+      codec: answerOf({ api_key: IssuedApiKeyView }),
+    },
     run: (engine, r) => engine.admin.rotateApiKey(r.param('key_id')),
   }),
   admin({
@@ -81,8 +107,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminUpdateApiKey',
     summary: 'Enable or disable an API key',
     body: ApiKeyUpdateRequest,
-    errors: ['api_key_not_found', 'invalid_status', 'no_changes'],
-    response: someObjectUnder('api_key'),
+    errors: ['key_id_not_found', 'invalid_status', 'no_changes'],
+    response: { description: 'data.api_key', codec: answerOf({ api_key: ApiKeyView }) },
     run: (engine, r) => engine.admin.updateApiKey(r.param('key_id'), r.body),
   }),
   admin({
@@ -90,8 +116,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     path: '/admin/api-keys/{key_id}',
     operationId: 'adminDeleteApiKey',
     summary: 'Delete an API key',
-    errors: ['api_key_not_found'],
-    response: someObjectUnder('api_key'),
+    errors: ['key_id_not_found'],
+    response: { description: 'data.api_key', codec: answerOf({ api_key: ApiKeyView }) },
     run: (engine, r) => engine.admin.deleteApiKey(r.param('key_id')),
   }),
   admin({
@@ -99,8 +125,11 @@ export const adminRoutes: readonly OpenRoute[] = [
     path: '/admin/accounts/{account_id}/notify-secret/rotate',
     operationId: 'adminRotateNotifySecret',
     summary: 'A new secret for payout callbacks',
-    errors: ['account_not_found'],
-    response: someObjectUnder('account'),
+    errors: ['account_id_not_found'],
+    response: {
+      description: 'data.account: the new notify_secret',
+      codec: answerOf({ account: AccountNotifySecretView }),
+    },
     run: (engine, r) => engine.admin.rotateNotifySecret(r.param('account_id')),
   }),
   admin({
@@ -108,7 +137,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     path: '/admin/payouts/{payout_id}/review',
     operationId: 'adminReviewPayout',
     summary: 'Operator review: approve, return or reject',
-    body: namedBody('PayoutReviewRequest'),
+    body: PayoutReviewRequest,
     errors: [
       'payout_not_found',
       'payout_already_approved',
@@ -116,7 +145,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'payout_rejected',
       'invalid_payout_status',
     ],
-    response: objectUnder('payout', payoutSchema),
+    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
     run: (engine, r) => engine.admin.reviewPayout(r.param('payout_id'), r.body),
   }),
   admin({
@@ -125,7 +154,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminListPayoutMethods',
     summary: 'Payout methods',
     tag: 'admin configuration',
-    response: someData('payout methods'),
+    query: PageQuery,
+    response: { description: 'a page of payout methods', codec: pageOf(PayoutMethodView) },
     run: (engine, r) => engine.admin.listPayoutMethods(r.query),
   }),
   admin({
@@ -134,8 +164,17 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminCreatePayoutMethod',
     summary: 'Create a payout method',
     tag: 'admin configuration',
-    body: namedBody('PayoutMethodRequest'),
-    response: someObjectUnder('payout_method'),
+    body: PayoutMethodRequest,
+    example: {
+      name: 'Wallet payout',
+      currency_type: 'fiat',
+      currencies: ['USD'],
+      network_codes: ['WALLETA'],
+    },
+    response: {
+      description: 'data.payout_method',
+      codec: answerOf({ payout_method: PayoutMethodView }),
+    },
     run: (engine, r) => engine.admin.createPayoutMethod(r.body),
   }),
   admin({
@@ -144,9 +183,12 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminUpdatePayoutMethod',
     summary: 'Change a payout method',
     tag: 'admin configuration',
-    body: namedBody('PayoutMethodRequest'),
-    errors: ['payout_method_not_found', 'no_changes'],
-    response: someObjectUnder('payout_method'),
+    body: PayoutMethodRequest,
+    errors: ['method_id_not_found', 'no_changes'],
+    response: {
+      description: 'data.payout_method',
+      codec: answerOf({ payout_method: PayoutMethodView }),
+    },
     run: (engine, r) => engine.admin.updatePayoutMethod(r.param('method_id'), r.body),
   }),
   admin({
@@ -155,7 +197,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminListPayoutNetworks',
     summary: 'Payout networks and their field schemas',
     tag: 'admin configuration',
-    response: someData('payout networks'),
+    query: PageQuery,
+    response: { description: 'a page of payout networks', codec: pageOf(PayoutNetworkView) },
     run: (engine, r) => engine.admin.listPayoutNetworks(r.query),
   }),
   admin({
@@ -164,8 +207,16 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminCreatePayoutNetwork',
     summary: 'Create a payout network',
     tag: 'admin configuration',
-    body: namedBody('PayoutNetworkRequest'),
-    response: someObjectUnder('payout_network'),
+    body: PayoutNetworkRequest,
+    example: {
+      code: 'WALLETC',
+      name: 'Wallet C',
+      fields: [{ field_key: 'walletc_email', required: true, validation_rule: 'email' }],
+    },
+    response: {
+      description: 'data.payout_network',
+      codec: answerOf({ payout_network: PayoutNetworkView }),
+    },
     run: (engine, r) => engine.admin.createPayoutNetwork(r.body),
   }),
   admin({
@@ -174,9 +225,12 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminUpdatePayoutNetwork',
     summary: 'Change a payout network',
     tag: 'admin configuration',
-    body: namedBody('PayoutNetworkRequest'),
-    errors: ['network_not_found', 'no_changes'],
-    response: someObjectUnder('payout_network'),
+    body: PayoutNetworkRequest,
+    errors: ['network_code_not_found', 'no_changes'],
+    response: {
+      description: 'data.payout_network',
+      codec: answerOf({ payout_network: PayoutNetworkView }),
+    },
     run: (engine, r) => engine.admin.updatePayoutNetwork(r.param('code'), r.body),
   }),
   admin({
@@ -185,7 +239,8 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminListRoutes',
     summary: 'Payout routes: fees and limits',
     tag: 'admin configuration',
-    response: someData('payout routes'),
+    query: PageQuery,
+    response: { description: 'a page of payout routes', codec: pageOf(PayoutRouteView) },
     run: (engine, r) => engine.admin.listRoutes(r.query),
   }),
   admin({
@@ -194,8 +249,26 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminCreateRoute',
     summary: 'Create a payout route',
     tag: 'admin configuration',
-    body: namedBody('PayoutRouteRequest'),
-    response: someObjectUnder('route'),
+    body: PayoutRouteRequest,
+    // What the route must name (method, channel, account) is checked against the catalogue.
+    errors: [
+      'payout_method_not_found',
+      'payout_method_not_supported_for_currency_type',
+      'payout_channel_not_found',
+      'merchant_account_not_found',
+      'invalid_decimal',
+      'decimal_too_large',
+    ],
+    example: {
+      currency: 'USD',
+      method_id: 1,
+      min_amount: '1.00',
+      max_amount: '100000.00',
+      fixed_fee: '0.50',
+      percent_fee: '1.0',
+      channel_account_id: 'sandbox_usd',
+    },
+    response: { description: 'data.route', codec: answerOf({ route: PayoutRouteView }) },
     run: (engine, r) => engine.admin.createRoute(r.body),
   }),
   admin({
@@ -204,9 +277,18 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminUpdateRoute',
     summary: 'Change a payout route',
     tag: 'admin configuration',
-    body: namedBody('PayoutRouteRequest'),
-    errors: ['payout_route_not_configured', 'no_changes'],
-    response: someObjectUnder('route'),
+    body: PayoutRouteRequest,
+    errors: [
+      'route_id_not_found',
+      'no_changes',
+      'payout_method_not_found',
+      'payout_method_not_supported_for_currency_type',
+      'payout_channel_not_found',
+      'merchant_account_not_found',
+      'invalid_decimal',
+      'decimal_too_large',
+    ],
+    response: { description: 'data.route', codec: answerOf({ route: PayoutRouteView }) },
     run: (engine, r) => engine.admin.updateRoute(r.param('route_id'), r.body),
   }),
   admin({
@@ -216,8 +298,17 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Sandbox only: fund a balance (a deposit ledger record)',
     tag: 'sandbox',
     body: AccountCreditRequest,
-    errors: ['account_not_found', 'forbidden', 'currency_not_supported'],
-    response: someData('the credited balance'),
+    errors: [
+      'account_id_not_found',
+      'forbidden',
+      'currency_not_supported',
+      'invalid_decimal',
+      'decimal_too_large',
+    ],
+    response: {
+      description: 'data.deposit and the credited data.balance',
+      codec: answerOf({ deposit: FundingView, balance: BalanceView }),
+    },
     run: (engine, r) => engine.admin.credit(r.param('account_id'), r.body),
   }),
   admin({
@@ -226,9 +317,9 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'sandboxPayoutExecution',
     summary: 'Sandbox only: the upstream outcome of an approved payout',
     tag: 'sandbox',
-    body: namedBody('SandboxExecutionRequest'),
+    body: SandboxExecutionRequest,
     errors: ['payout_not_found', 'forbidden', 'invalid_payout_status'],
-    response: objectUnder('payout', payoutSchema),
+    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
     run: (engine, r) => engine.admin.sandboxExecution(r.param('payout_id'), r.body),
   }),
   admin({
@@ -243,8 +334,10 @@ export const adminRoutes: readonly OpenRoute[] = [
       'network_currency_not_allowed',
       'invalid_upstream_deposit_payload',
       'forbidden',
+      'invalid_decimal',
+      'decimal_too_large',
     ],
-    response: someObjectUnder('payment'),
+    response: { description: 'data.payment', codec: answerOf({ payment: PaymentView }) },
     run: (engine, r) => engine.admin.sandboxPayment(r.param('order_id'), r.body),
   }),
   admin({
@@ -253,9 +346,9 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'sandboxAdvanceClock',
     summary: 'Sandbox only: move the test clock; due timers run',
     tag: 'sandbox',
-    body: namedBody('SandboxClockAdvanceRequest'),
+    body: SandboxClockAdvanceRequest,
     errors: ['forbidden'],
-    response: someObjectUnder('clock'),
+    response: { description: 'data.clock', codec: answerOf({ clock: ClockView }) },
     run: (engine, r) => engine.admin.advanceClock(r.body),
   }),
 ];

@@ -2,23 +2,25 @@
  * The hosted checkout's JSON calls (no API key: the order id is the capability). The page itself
  * is served by the checkout package.
  */
-import { PayTokenSelectionRequest } from '@payrail/core';
-import { checkoutOrderSchema, objectUnder } from '../openapi/response-schemas.js';
-import type { OpenRoute } from './route.js';
+import { answerOf, CheckoutOrderView, PayTokenSelectionRequest } from '@payrail/core';
+import { type OpenRoute, openRoute } from './route.js';
 
 export const checkoutRoutes: readonly OpenRoute[] = [
-  {
+  openRoute({
     scope: 'checkout',
     method: 'get',
     path: '/checkout/api/orders/{order_id}',
     operationId: 'checkoutGetOrder',
     summary: "What the checkout page shows of an order: amounts, tokens, the payer's address",
     tag: 'checkout',
-    errors: ['order_not_found'],
-    response: objectUnder('order', checkoutOrderSchema),
+    errors: ['order_not_found', 'checkout_url_not_found'],
+    response: {
+      description: 'data.order: what the payer may see',
+      codec: answerOf({ order: CheckoutOrderView }),
+    },
     run: (engine, r) => engine.checkout.order(r.param('order_id')),
-  },
-  {
+  }),
+  openRoute({
     scope: 'checkout',
     method: 'post',
     path: '/checkout/api/orders/{order_id}/select',
@@ -32,7 +34,10 @@ export const checkoutRoutes: readonly OpenRoute[] = [
       'network_currency_not_allowed',
       'order_already_final',
     ],
-    response: objectUnder('order', checkoutOrderSchema),
+    response: {
+      description: 'data.order, its selected_token the payment address',
+      codec: answerOf({ order: CheckoutOrderView }),
+    },
     run: (engine, r) => engine.checkout.selectToken(r.param('order_id'), r.body),
-  },
+  }),
 ];

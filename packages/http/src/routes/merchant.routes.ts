@@ -5,51 +5,62 @@
  */
 import {
   AccountListQuery,
+  AccountView,
   AcquiringOrderCloseRequest,
   AcquiringOrderCreateRequest,
   AcquiringOrderListQuery,
+  AvailablePayoutMethodView,
+  answerOf,
   BalanceListQuery,
+  BalancesAnswer,
   BatchItemListQuery,
+  BatchItemView,
+  BatchView,
   BeneficiaryAccountCreateRequest,
   BeneficiaryAccountListQuery,
   BeneficiaryAccountPatchRequest,
+  BeneficiaryAccountView,
   BeneficiaryCreateRequest,
   BeneficiaryListQuery,
   BeneficiaryPatchRequest,
+  BeneficiaryView,
+  CreatedPayoutView,
   CryptoBatchCreateRequest,
   CryptoBatchItemsRequest,
   DepositListQuery,
+  FundingView,
+  LedgerEntryView,
   LedgerListQuery,
+  NetworkSchemaView,
+  OrderAnswer,
+  OrderView,
+  PaymentView,
   PayoutCreateRequest,
   PayoutListQuery,
   PayoutMethodListQuery,
   PayoutNetworkListQuery,
   PayoutUpdateRequest,
+  PayoutView,
+  pageOf,
+  ReceivingNetworkView,
   WebhookCreateRequest,
   WebhookDeliveryListQuery,
+  WebhookDeliveryView,
   WebhookListQuery,
   WebhookUpdateRequest,
+  WebhookView,
+  WebhookWithSecretView,
   WithdrawalListQuery,
 } from '@payrail/core';
-import {
-  batchSchema,
-  ledgerRecordSchema,
-  listOf,
-  listOfSome,
-  objectUnder,
-  orderSchema,
-  payoutSchema,
-  someData,
-  someObjectUnder,
-  webhookSchema,
-} from '../openapi/response-schemas.js';
-import type { MerchantRoute } from './route.js';
+import { type MerchantRoute, merchantRoute } from './route.js';
 
 const payoutGroups = ['payout', 'beneficiary', 'beneficiary_account'] as const;
+/** What any decimal amount of a body may answer beyond its own rule (the currency's scale). */
+const amountErrors = ['invalid_decimal', 'decimal_too_large'] as const;
 
 export const merchantRoutes: readonly MerchantRoute[] = [
   // Account (read-only)
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/account',
@@ -57,10 +68,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     summary: 'The merchant account of the credential',
     tag: 'account',
     permissions: ['payment.account.read'],
-    response: someObjectUnder('account'),
+    response: { description: 'data.account', codec: answerOf({ account: AccountView }) },
     run: (engine, caller) => engine.accounts.current(caller),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/accounts',
@@ -69,10 +80,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.account.read'],
     query: AccountListQuery,
-    response: listOfSome('accounts'),
+    response: { description: 'a page of accounts', codec: pageOf(AccountView) },
     run: (engine, caller, r) => engine.accounts.list(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/balances',
@@ -81,10 +92,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.wallet.read'],
     query: BalanceListQuery,
-    response: someData('balances by currency'),
+    response: { description: 'balances by currency', codec: BalancesAnswer },
     run: (engine, caller, r) => engine.accounts.balances(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/deposits',
@@ -93,10 +104,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.wallet.read'],
     query: DepositListQuery,
-    response: listOfSome('deposits'),
+    response: { description: 'a page of deposits', codec: pageOf(FundingView) },
     run: (engine, caller, r) => engine.accounts.deposits(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/withdrawals',
@@ -105,10 +116,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.wallet.read'],
     query: WithdrawalListQuery,
-    response: listOfSome('withdrawals'),
+    response: { description: 'a page of withdrawals', codec: pageOf(FundingView) },
     run: (engine, caller, r) => engine.accounts.withdrawals(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/ledger',
@@ -117,12 +128,12 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.ledger.read'],
     query: LedgerListQuery,
-    response: listOf(ledgerRecordSchema, 'ledger records'),
+    response: { description: 'a page of ledger records', codec: pageOf(LedgerEntryView) },
     run: (engine, caller, r) => engine.accounts.ledger(caller, r.query),
-  },
+  }),
 
   // Payout setup lookups
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/payout-methods',
@@ -132,10 +143,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
     query: PayoutMethodListQuery,
-    response: someData('payout methods'),
+    response: { description: 'a page of payout methods', codec: pageOf(AvailablePayoutMethodView) },
     run: (engine, caller, r) => engine.payoutSetup.methods(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/payout-networks',
@@ -145,10 +156,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
     query: PayoutNetworkListQuery,
-    response: someData('payout networks'),
+    response: { description: 'a page of payout networks', codec: pageOf(ReceivingNetworkView) },
     run: (engine, caller, r) => engine.payoutSetup.networks(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/payout-networks/{code}/schema',
@@ -157,13 +168,16 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'payout setup',
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
-    errors: ['network_not_found'],
-    response: someData('the network schema'),
+    errors: ['network_code_not_found'],
+    response: {
+      description: 'data.payout_network: the network schema',
+      codec: answerOf({ payout_network: NetworkSchemaView }),
+    },
     run: (engine, caller, r) => engine.payoutSetup.networkSchema(caller, r.param('code')),
-  },
+  }),
 
   // Fiat payout (decisions §2)
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/quickpayout',
@@ -172,11 +186,25 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'payouts',
     permissions: ['payment.payout.create', 'payment.payout.submit'],
     body: PayoutCreateRequest,
+    example: {
+      client_request_id: 'cr-INV-1001',
+      currency: 'USD',
+      amount: '25.00',
+      method_id: 1,
+      reference: 'INV-1001',
+      notify_url: 'https://merchant.example/payouts/notify',
+      beneficiary: { name: 'Jane Doe', fields: { payee_id: 'payee1001' } },
+      beneficiary_account: {
+        network_code: 'WALLETA',
+        fields: { walleta_email: 'jane@example.com' },
+      },
+    },
     errorGroups: payoutGroups,
-    response: objectUnder('payout', payoutSchema),
+    errors: [...amountErrors, 'invalid_notify_url'],
+    response: { description: 'data.payout', codec: answerOf({ payout: CreatedPayoutView }) },
     run: (engine, caller, r) => engine.payouts.create(caller, r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/payouts',
@@ -185,10 +213,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'payouts',
     permissions: ['payment.payout.read'],
     query: PayoutListQuery,
-    response: listOf(payoutSchema, 'payouts'),
+    response: { description: 'a page of payouts', codec: pageOf(PayoutView) },
     run: (engine, caller, r) => engine.payouts.list(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/payouts/{payout_id}',
@@ -197,10 +225,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'payouts',
     permissions: ['payment.payout.read'],
     errors: ['payout_not_found'],
-    response: objectUnder('payout', payoutSchema),
+    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
     run: (engine, caller, r) => engine.payouts.get(caller, r.param('payout_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'patch',
     path: '/payment/payouts/{payout_id}',
@@ -210,11 +238,11 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.update'],
     body: PayoutUpdateRequest,
     errorGroups: payoutGroups,
-    errors: ['no_changes'],
-    response: objectUnder('payout', payoutSchema),
+    errors: ['no_changes', ...amountErrors, 'invalid_notify_url'],
+    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
     run: (engine, caller, r) => engine.payouts.update(caller, r.param('payout_id'), r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/payouts/{payout_id}/submit',
@@ -229,10 +257,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'payout_rejected',
       'invalid_payout_status',
     ],
-    response: objectUnder('payout', payoutSchema),
+    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
     run: (engine, caller, r) => engine.payouts.submit(caller, r.param('payout_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/payouts/{payout_id}/cancel',
@@ -247,10 +275,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'payout_rejected',
       'invalid_payout_status',
     ],
-    response: objectUnder('payout', payoutSchema),
+    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
     run: (engine, caller, r) => engine.payouts.cancel(caller, r.param('payout_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/payouts/{payout_id}/deliveries',
@@ -260,12 +288,12 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.read'],
     query: WebhookDeliveryListQuery,
     errors: ['payout_not_found'],
-    response: listOfSome('deliveries'),
+    response: { description: 'a page of deliveries', codec: pageOf(WebhookDeliveryView) },
     run: (engine, caller, r) => engine.payouts.deliveries(caller, r.param('payout_id'), r.query),
-  },
+  }),
 
   // Beneficiaries (decisions §3)
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/beneficiaries',
@@ -274,10 +302,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary.read'],
     query: BeneficiaryListQuery,
-    response: listOfSome('beneficiaries'),
+    response: { description: 'a page of beneficiaries', codec: pageOf(BeneficiaryView) },
     run: (engine, caller, r) => engine.beneficiaries.list(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/beneficiaries',
@@ -286,12 +314,16 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary.write'],
     body: BeneficiaryCreateRequest,
+    example: { method_id: 1, name: 'Jane Doe', fields: { payee_id: 'payee1001', country: 'US' } },
     errorGroups: ['beneficiary'],
     errors: ['method_id_required', 'payout_method_not_found'],
-    response: someObjectUnder('beneficiary'),
+    response: {
+      description: 'data.beneficiary',
+      codec: answerOf({ beneficiary: BeneficiaryView }),
+    },
     run: (engine, caller, r) => engine.beneficiaries.create(caller, r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/beneficiaries/{beneficiary_id}',
@@ -299,11 +331,14 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     summary: 'One beneficiary',
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary.read'],
-    errors: ['beneficiary_not_found'],
-    response: someObjectUnder('beneficiary'),
+    errors: ['beneficiary_id_not_found'],
+    response: {
+      description: 'data.beneficiary',
+      codec: answerOf({ beneficiary: BeneficiaryView }),
+    },
     run: (engine, caller, r) => engine.beneficiaries.get(caller, r.param('beneficiary_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'patch',
     path: '/payment/beneficiaries/{beneficiary_id}',
@@ -312,12 +347,15 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary.write'],
     body: BeneficiaryPatchRequest,
-    errors: ['beneficiary_not_found', 'no_changes', 'invalid_status'],
-    response: someObjectUnder('beneficiary'),
+    errors: ['beneficiary_id_not_found', 'no_changes', 'invalid_status'],
+    response: {
+      description: 'data.beneficiary',
+      codec: answerOf({ beneficiary: BeneficiaryView }),
+    },
     run: (engine, caller, r) =>
       engine.beneficiaries.update(caller, r.param('beneficiary_id'), r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/beneficiary-accounts',
@@ -326,10 +364,13 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary_account.read'],
     query: BeneficiaryAccountListQuery,
-    response: listOfSome('beneficiary accounts'),
+    response: {
+      description: 'a page of beneficiary accounts',
+      codec: pageOf(BeneficiaryAccountView),
+    },
     run: (engine, caller, r) => engine.beneficiaryAccounts.list(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/beneficiary-accounts',
@@ -338,12 +379,20 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary_account.write'],
     body: BeneficiaryAccountCreateRequest,
+    example: {
+      beneficiary_id: 'ben_1',
+      network_code: 'WALLETA',
+      fields: { walleta_email: 'jane@example.com' },
+    },
     errorGroups: ['beneficiary_account'],
     errors: ['beneficiary_not_found', 'beneficiary_disabled'],
-    response: someObjectUnder('beneficiary_account'),
+    response: {
+      description: 'data.beneficiary_account',
+      codec: answerOf({ beneficiary_account: BeneficiaryAccountView }),
+    },
     run: (engine, caller, r) => engine.beneficiaryAccounts.create(caller, r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/beneficiary-accounts/{beneficiary_account_id}',
@@ -351,12 +400,15 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     summary: 'One beneficiary account',
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary_account.read'],
-    errors: ['beneficiary_account_not_found'],
-    response: someObjectUnder('beneficiary_account'),
+    errors: ['beneficiary_account_id_not_found'],
+    response: {
+      description: 'data.beneficiary_account',
+      codec: answerOf({ beneficiary_account: BeneficiaryAccountView }),
+    },
     run: (engine, caller, r) =>
       engine.beneficiaryAccounts.get(caller, r.param('beneficiary_account_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'patch',
     path: '/payment/beneficiary-accounts/{beneficiary_account_id}',
@@ -365,14 +417,17 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary_account.write'],
     body: BeneficiaryAccountPatchRequest,
-    errors: ['beneficiary_account_not_found', 'no_changes', 'invalid_status'],
-    response: someObjectUnder('beneficiary_account'),
+    errors: ['beneficiary_account_id_not_found', 'no_changes', 'invalid_status'],
+    response: {
+      description: 'data.beneficiary_account',
+      codec: answerOf({ beneficiary_account: BeneficiaryAccountView }),
+    },
     run: (engine, caller, r) =>
       engine.beneficiaryAccounts.update(caller, r.param('beneficiary_account_id'), r.body),
-  },
+  }),
 
   // Acquiring (decisions §4)
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/acquiring/orders',
@@ -381,11 +436,24 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'acquiring',
     permissions: ['payment.acquiring.create'],
     body: AcquiringOrderCreateRequest,
+    example: {
+      out_trade_no: 'ORDER-1001',
+      order_currency: 'USD',
+      order_amount: '100.00',
+      allowed_pay_currencies: ['TRON_USDT'],
+      expire_seconds: 1800,
+      underpay_tolerance: '0',
+      notify_webhook_id: 'wh_1',
+    },
     errorGroups: ['acquiring'],
-    response: objectUnder('order', orderSchema),
+    errors: amountErrors,
+    response: {
+      description: 'data.order, and data.payment_address once a token is chosen',
+      codec: OrderAnswer,
+    },
     run: (engine, caller, r) => engine.acquiring.create(caller, r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/acquiring/orders',
@@ -394,10 +462,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'acquiring',
     permissions: ['payment.acquiring.read'],
     query: AcquiringOrderListQuery,
-    response: listOf(orderSchema, 'orders'),
+    response: { description: 'a page of orders', codec: pageOf(OrderView) },
     run: (engine, caller, r) => engine.acquiring.list(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/acquiring/orders/{order_id}',
@@ -406,10 +474,13 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'acquiring',
     permissions: ['payment.acquiring.read'],
     errors: ['order_not_found'],
-    response: objectUnder('order', orderSchema),
+    response: {
+      description: 'data.order, and data.payment_address once a token is chosen',
+      codec: OrderAnswer,
+    },
     run: (engine, caller, r) => engine.acquiring.get(caller, r.param('order_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/acquiring/orders/{order_id}/payments',
@@ -418,10 +489,13 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'acquiring',
     permissions: ['payment.acquiring.read'],
     errors: ['order_not_found'],
-    response: someData('the payment records of the order'),
+    response: {
+      description: 'the payment records of the order, oldest first (one page)',
+      codec: pageOf(PaymentView),
+    },
     run: (engine, caller, r) => engine.acquiring.payments(caller, r.param('order_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/acquiring/orders/{order_id}/close',
@@ -431,12 +505,15 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.acquiring.close'],
     body: AcquiringOrderCloseRequest,
     errors: ['order_not_found', 'completed_order_cannot_be_closed', 'order_already_final'],
-    response: objectUnder('order', orderSchema),
+    response: {
+      description: 'data.order, and data.payment_address once a token is chosen',
+      codec: OrderAnswer,
+    },
     run: (engine, caller, r) => engine.acquiring.close(caller, r.param('order_id'), r.body),
-  },
+  }),
 
   // Crypto mass payout (decisions §6)
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/crypto-payouts/batches',
@@ -445,12 +522,31 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'crypto payouts',
     permissions: ['payment.payout.create'],
     body: CryptoBatchCreateRequest,
+    example: {
+      currency: 'USDT',
+      method_id: 2,
+      items: [
+        {
+          order_no: 'BATCH-1001-1',
+          amount: '50.000000',
+          beneficiary_account: {
+            network_code: 'TRON',
+            address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+          },
+        },
+      ],
+    },
     errorGroups: ['crypto_batch'],
-    errors: ['currency_required', 'payout_method_not_found', 'payout_route_not_configured'],
-    response: objectUnder('batch', batchSchema),
+    errors: [
+      'currency_required',
+      'payout_method_not_found',
+      'payout_route_not_configured',
+      ...amountErrors,
+    ],
+    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
     run: (engine, caller, r) => engine.batches.create(caller, r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/crypto-payouts/batches/{batch_id}',
@@ -459,10 +555,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'crypto payouts',
     permissions: ['payment.payout.read'],
     errors: ['batch_not_found'],
-    response: objectUnder('batch', batchSchema),
+    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
     run: (engine, caller, r) => engine.batches.get(caller, r.param('batch_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/crypto-payouts/batches/{batch_id}/items',
@@ -472,10 +568,11 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.create'],
     body: CryptoBatchItemsRequest('USDT'),
     errorGroups: ['crypto_batch'],
-    response: objectUnder('batch', batchSchema),
+    errors: amountErrors,
+    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
     run: (engine, caller, r) => engine.batches.addItems(caller, r.param('batch_id'), r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/crypto-payouts/batches/{batch_id}/items',
@@ -485,10 +582,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.read'],
     query: BatchItemListQuery,
     errors: ['batch_not_found'],
-    response: listOfSome('batch items'),
+    response: { description: 'a page of batch items', codec: pageOf(BatchItemView) },
     run: (engine, caller, r) => engine.batches.items(caller, r.param('batch_id'), r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/crypto-payouts/batches/{batch_id}/approve',
@@ -502,10 +599,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'batch_has_no_items',
       'batch_approver_is_creator',
     ],
-    response: objectUnder('batch', batchSchema),
+    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
     run: (engine, caller, r) => engine.batches.approve(caller, r.param('batch_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/crypto-payouts/batches/{batch_id}/submit',
@@ -514,12 +611,12 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'crypto payouts',
     permissions: ['payment.payout.submit'],
     errorGroups: ['crypto_batch'],
-    response: objectUnder('batch', batchSchema),
+    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
     run: (engine, caller, r) => engine.batches.submit(caller, r.param('batch_id')),
-  },
+  }),
 
   // Webhooks (decisions §5)
-  {
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/webhooks',
@@ -528,11 +625,15 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     body: WebhookCreateRequest,
+    example: { url: 'https://merchant.example/webhooks', events: ['acquiring.*'] },
     errorGroups: ['webhook'],
-    response: objectUnder('webhook', webhookSchema),
+    response: {
+      description: 'data.webhook, with its secret',
+      codec: answerOf({ webhook: WebhookWithSecretView }),
+    },
     run: (engine, caller, r) => engine.webhooks.create(caller, r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/webhooks',
@@ -541,10 +642,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.read'],
     query: WebhookListQuery,
-    response: listOf(webhookSchema, 'webhooks'),
+    response: { description: 'a page of webhooks', codec: pageOf(WebhookView) },
     run: (engine, caller, r) => engine.webhooks.list(caller, r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/webhooks/{webhook_id}',
@@ -553,10 +654,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.read'],
     errorGroups: ['webhook'],
-    response: objectUnder('webhook', webhookSchema),
+    response: { description: 'data.webhook', codec: answerOf({ webhook: WebhookView }) },
     run: (engine, caller, r) => engine.webhooks.get(caller, r.param('webhook_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'patch',
     path: '/payment/webhooks/{webhook_id}',
@@ -567,10 +668,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: WebhookUpdateRequest,
     errorGroups: ['webhook'],
     errors: ['no_changes', 'invalid_status'],
-    response: objectUnder('webhook', webhookSchema),
+    response: { description: 'data.webhook', codec: answerOf({ webhook: WebhookView }) },
     run: (engine, caller, r) => engine.webhooks.update(caller, r.param('webhook_id'), r.body),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'delete',
     path: '/payment/webhooks/{webhook_id}',
@@ -579,10 +680,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     errorGroups: ['webhook'],
-    response: someObjectUnder('webhook'),
+    response: { description: 'data.webhook', codec: answerOf({ webhook: WebhookView }) },
     run: (engine, caller, r) => engine.webhooks.remove(caller, r.param('webhook_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/webhooks/{webhook_id}/rotate-secret',
@@ -591,10 +692,13 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     errorGroups: ['webhook'],
-    response: objectUnder('webhook', webhookSchema),
+    response: {
+      description: 'data.webhook, with its new secret',
+      codec: answerOf({ webhook: WebhookWithSecretView }),
+    },
     run: (engine, caller, r) => engine.webhooks.rotateSecret(caller, r.param('webhook_id')),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'get',
     path: '/payment/webhooks/{webhook_id}/deliveries',
@@ -604,10 +708,10 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.webhook.read'],
     query: WebhookDeliveryListQuery,
     errorGroups: ['webhook'],
-    response: listOfSome('deliveries'),
+    response: { description: 'a page of deliveries', codec: pageOf(WebhookDeliveryView) },
     run: (engine, caller, r) => engine.webhooks.deliveries(caller, r.param('webhook_id'), r.query),
-  },
-  {
+  }),
+  merchantRoute({
     scope: 'merchant',
     method: 'post',
     path: '/payment/webhook-deliveries/{delivery_id}/redeliver',
@@ -616,7 +720,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     errorGroups: ['webhook'],
-    response: someObjectUnder('delivery'),
+    response: { description: 'data.delivery', codec: answerOf({ delivery: WebhookDeliveryView }) },
     run: (engine, caller, r) => engine.webhooks.redeliver(caller, r.param('delivery_id')),
-  },
+  }),
 ];

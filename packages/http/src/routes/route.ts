@@ -6,7 +6,6 @@
 import type { ErrorKey } from '@payrail/core';
 import type { Caller, Data, Engine, Outcome, Permission, Query } from '@payrail/engine';
 import type { CodecLike } from '../openapi/json-schema.converter.js';
-import type { JsonSchema } from '../openapi/json-schema.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -19,10 +18,21 @@ export interface RouteRequest {
   readonly body: unknown;
 }
 
-/** The envelope's `data` of a success, for the document. */
-export interface ResponseDoc {
+/**
+ * A core answer codec, as far as routes need it: the converter reads its structure, and `_A`
+ * (io-ts's phantom of the type it describes) is the type the route's use case must answer.
+ */
+export interface AnswerCodec<A extends Data = Data> extends CodecLike {
+  readonly _A: A;
+}
+
+/** What `codec` describes: the `data` a route answers. */
+export type AnswerOf<C extends AnswerCodec> = C['_A'];
+
+/** The envelope's `data` of a success: its codec (the document's schema) and a description. */
+export interface ResponseDoc<C extends AnswerCodec = AnswerCodec> {
   readonly description: string;
-  readonly schema: JsonSchema;
+  readonly codec: C;
 }
 
 interface RouteDoc {
@@ -41,6 +51,8 @@ interface RouteDoc {
   readonly errorGroups?: readonly string[];
   /** Single messages this route may answer, outside its groups. */
   readonly errors?: readonly ErrorKey[];
+  /** A body this route accepts, shown in the document (create operations have one). */
+  readonly example?: unknown;
 }
 
 /** `/payment/*`: an API key; the engine checks the permissions listed here (for the docs). */
@@ -71,6 +83,26 @@ export interface UpstreamRoute extends RouteDoc {
 }
 
 export type Route = MerchantRoute | OpenRoute | UpstreamRoute;
+
+/**
+ * A route whose `run` must answer what its `response` codec describes: the compiler holds the
+ * engine's answer to the document's schema (the suites then hold the wire to it, field by field).
+ */
+export type TypedRoute<R extends Route, C extends AnswerCodec> = Omit<R, 'response' | 'run'> & {
+  readonly response: ResponseDoc<C>;
+  run(...args: Parameters<R['run']>): Promise<Outcome<AnswerOf<C>>>;
+};
+
+export const merchantRoute = <C extends AnswerCodec>(
+  route: TypedRoute<MerchantRoute, C>,
+): MerchantRoute => route;
+
+export const openRoute = <C extends AnswerCodec>(route: TypedRoute<OpenRoute, C>): OpenRoute =>
+  route;
+
+export const upstreamRoute = <C extends AnswerCodec>(
+  route: TypedRoute<UpstreamRoute, C>,
+): UpstreamRoute => route;
 
 /** `/payment/payouts/{payout_id}` -> `/payment/payouts/:payout_id` (Hono's syntax). */
 export const honoPath = (path: string): string => path.replace(/\{([a-z_]+)\}/g, ':$1');

@@ -5,23 +5,11 @@
  * trusted proxies the `X-Forwarded-For` hop). The body is the provider's own format (the built-in
  * `sandbox` provider's is in docs/engine.md), so no codec of ours describes it.
  */
-import { orderStatuses, paymentStatuses } from '@payrail/core';
-import { arraySchema, enumSchema, objectSchema, stringSchema } from '../openapi/json-schema.js';
-import type { UpstreamRoute } from './route.js';
-
-const eventResultSchema = objectSchema(
-  {
-    payment_id: stringSchema("the provider's payment id"),
-    order_id: stringSchema(),
-    payment_status: enumSchema(paymentStatuses),
-    order_status: enumSchema(orderStatuses),
-    changed: { type: 'boolean', description: 'false when the event told nothing new' },
-  },
-  ['payment_id', 'order_id', 'payment_status', 'order_status', 'changed'],
-);
+import { UpstreamEventsAnswer } from '@payrail/core';
+import { type UpstreamRoute, upstreamRoute } from './route.js';
 
 export const upstreamRoutes: readonly UpstreamRoute[] = [
-  {
+  upstreamRoute({
     scope: 'upstream',
     method: 'post',
     path: '/upstream/acquiring/{provider}',
@@ -32,7 +20,7 @@ export const upstreamRoutes: readonly UpstreamRoute[] = [
     errorGroups: ['upstream'],
     response: {
       description: 'what each event did, in the order sent',
-      schema: objectSchema({ events: arraySchema(eventResultSchema) }, ['events']),
+      codec: UpstreamEventsAnswer,
     },
     run: (engine, r) =>
       engine.upstream.receive(r.param('provider'), {
@@ -40,5 +28,5 @@ export const upstreamRoutes: readonly UpstreamRoute[] = [
         body: r.body,
         headers: r.headers,
       }),
-  },
+  }),
 ];

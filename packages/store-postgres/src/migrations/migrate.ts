@@ -19,7 +19,7 @@ export const migrations: readonly Migration[] = [
 ];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
-export const migrationLockClass = 0x70617972;
+const migrationLockClass = 0x70617972;
 
 /** Applies what `schema` lacks of `list`; answers the ids it applied. */
 export const migrate = (

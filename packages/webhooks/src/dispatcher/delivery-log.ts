@@ -15,9 +15,9 @@ import type {
 import { deliveredEventIdOf } from '@payrail/engine';
 
 /** Characters of an answer kept in the log. */
-export const loggedBodyLength = 1024;
+const loggedBodyLength = 1024;
 
-export const truncatedForLog = (body: string): string =>
+const truncatedForLog = (body: string): string =>
   body.length <= loggedBodyLength ? body : body.slice(0, loggedBodyLength);
 
 /** Where an attempt went: a webhook (`webhookId`) or a payout's notify_url (`null`). */

@@ -1,5 +1,6 @@
 /** The dispatcher suite on the memory store (one process: a second "store" is the same one). */
-import { createMemoryStore, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
 import { runDispatcherSuite } from './dispatcher.suite.test-support.js';
 
 runDispatcherSuite({

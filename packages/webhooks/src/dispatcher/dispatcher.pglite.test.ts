@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { createPGliteStore, postgresOracle } from '@payrail/store-postgres';
+import { createPGliteStore } from '@payrail/store-postgres';
+import { postgresOracle } from '@payrail/store-postgres/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { runDispatcherSuite } from './dispatcher.suite.test-support.js';
 

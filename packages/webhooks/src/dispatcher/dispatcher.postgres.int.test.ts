@@ -5,7 +5,8 @@
  * a server the suite is skipped with a message, except with CI=true, where it fails.
  */
 import { randomBytes } from 'node:crypto';
-import { createPostgresStore, postgresOracle } from '@payrail/store-postgres';
+import { createPostgresStore } from '@payrail/store-postgres';
+import { postgresOracle } from '@payrail/store-postgres/testing';
 import { Client } from 'pg';
 import { describe } from 'vitest';
 import { runDispatcherSuite } from './dispatcher.suite.test-support.js';

@@ -39,7 +39,7 @@ export type Reply = { readonly status: number; readonly body?: string } | 'hang'
 
 export type Responder = (request: ReceivedRequest) => Reply;
 
-export const ok: Responder = () => ({ status: 200, body: '{"ok":true}' });
+const ok: Responder = () => ({ status: 200, body: '{"ok":true}' });
 
 export interface Receiver {
   readonly port: number;

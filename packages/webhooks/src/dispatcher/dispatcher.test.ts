@@ -4,7 +4,8 @@
  * signature's timestamp.
  */
 import type { Store, StoreTransaction } from '@payrail/core';
-import { createMemoryStore, memoryOracle } from '@payrail/store-memory';
+import { createMemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type DispatcherOptions } from './dispatcher.js';
 import {

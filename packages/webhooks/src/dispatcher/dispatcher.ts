@@ -33,7 +33,7 @@ import { verificationDecisionOf } from './verification-answer.js';
 import { signatureHeadersOf } from './webhook-signature.js';
 
 /** The event whose answer decides a payout's merchant verification. */
-export const verificationRequestType = 'payout.verify.request';
+const verificationRequestType = 'payout.verify.request';
 
 export interface DispatcherOptions {
   readonly store: Store;

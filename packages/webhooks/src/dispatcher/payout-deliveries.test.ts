@@ -7,8 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { OutboxMessage, Store } from '@payrail/core';
-import { createMemoryStore, memoryOracle } from '@payrail/store-memory';
-import { createPGliteStore, postgresOracle } from '@payrail/store-postgres';
+import { createMemoryStore } from '@payrail/store-memory';
+import { memoryOracle } from '@payrail/store-memory/testing';
+import { createPGliteStore } from '@payrail/store-postgres';
+import { postgresOracle } from '@payrail/store-postgres/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   dataOf,

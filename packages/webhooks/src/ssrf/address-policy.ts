@@ -110,7 +110,7 @@ export const classifyAddress = (address: IpAddress): AddressClass | undefined =>
 };
 
 /** The classes the sandbox's PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 lets through. */
-export const insecureAllowedClasses: ReadonlySet<AddressClass> = new Set(['loopback']);
+const insecureAllowedClasses: ReadonlySet<AddressClass> = new Set(['loopback']);
 
 /** The reason `address` is refused under `options`, or `undefined` when it may be connected to. */
 export const refusalOfAddress = (

@@ -2,20 +2,13 @@
  * Reads what a memory store really holds straight from its maps, never through its ports, so the
  * conformance suite can check the store's answers against an independent path. It reads the
  * committed state between units of work (a unit of work in progress writes the maps directly).
- * The shape is the testkit's `StoreOracle`.
+ * The shape is the core's `StoreOracle` port.
  */
-import type { CollectionName, OutboxMessage, Posting, TimerRecord } from '@payrail/core';
-import { type MemoryStore, memoryStateOf } from './memory-store.js';
+import type { StoreOracle } from '@payrail/core';
+import { type MemoryStore, memoryStateOf } from '../memory-store.js';
 
-export interface MemoryOracle {
-  record(collection: CollectionName, id: string | number): Promise<unknown>;
-  count(collection: CollectionName): Promise<number>;
-  postings(): Promise<readonly (Posting & { readonly journal_id: string })[]>;
-  journalIds(): Promise<readonly string[]>;
-  outbox(): Promise<readonly OutboxMessage[]>;
-  timers(): Promise<readonly TimerRecord[]>;
-  idempotencyCount(): Promise<number>;
-}
+/** The core's `StoreOracle`, by the name this store gives it. */
+export type MemoryOracle = StoreOracle;
 
 export const memoryOracle = (store: MemoryStore): MemoryOracle => {
   const state = memoryStateOf(store);

@@ -1,21 +1,14 @@
 /**
  * Reads what a PostgreSQL store really holds with its own SQL, never through the store's ports,
  * so the conformance suite checks the store against an independent path. Each read is a
- * statement of its own: it sees what is committed. The shape is the testkit's `StoreOracle`.
+ * statement of its own: it sees what is committed. The shape is the core's `StoreOracle` port.
  */
-import type { CollectionName, OutboxMessage, Posting, TimerRecord } from '@payrail/core';
-import { internalsOf, type PostgresStore } from './sql-store.js';
-import { tableIn, tableLayouts } from './table-layout.js';
+import type { OutboxMessage, Posting, StoreOracle, TimerRecord } from '@payrail/core';
+import { internalsOf, type PostgresStore } from '../sql-store.js';
+import { tableIn, tableLayouts } from '../table-layout.js';
 
-export interface PostgresOracle {
-  record(collection: CollectionName, id: string | number): Promise<unknown>;
-  count(collection: CollectionName): Promise<number>;
-  postings(): Promise<readonly (Posting & { readonly journal_id: string })[]>;
-  journalIds(): Promise<readonly string[]>;
-  outbox(): Promise<readonly OutboxMessage[]>;
-  timers(): Promise<readonly TimerRecord[]>;
-  idempotencyCount(): Promise<number>;
-}
+/** The core's `StoreOracle`, by the name this store gives it. */
+export type PostgresOracle = StoreOracle;
 
 export const postgresOracle = (store: PostgresStore): PostgresOracle => {
   const { executor, schema } = internalsOf(store);

@@ -1,0 +1,7 @@
+/**
+ * @payrail/store-postgres/testing: the oracle that reads a PostgreSQL store back with its own SQL,
+ * for the conformance suite (`@payrail/store-testkit`) and tests that check what was really
+ * stored. A host running payrail has no use for it, so it stays out of the package's main entry.
+ */
+/** @public `PostgresOracle` names what the oracle answers, as `MemoryOracle` does. */
+export { type PostgresOracle, postgresOracle } from './postgres-oracle.js';
