@@ -326,31 +326,6 @@ const shapeOf = (values: readonly unknown[]): Shape => {
 const isTimeKey = (key: string): boolean =>
   key.endsWith('_at') || key === 'expire_time' || key === 'now';
 
-const typeOfShape = (shape: Shape, key: string): string => {
-  const names = [...shape.types].map((type) => {
-    switch (type) {
-      case 'string':
-        return shape.strings.length > 0 && shape.strings.every((s) => /^-?\d+\.\d+$/.test(s))
-          ? 'decimal string'
-          : 'string';
-      case 'number':
-        return shape.numbers.every(Number.isInteger)
-          ? isTimeKey(key)
-            ? 'integer (Unix seconds)'
-            : 'integer'
-          : 'number';
-      case 'array': {
-        const element = shape.element;
-        if (element === undefined || element.count === 0) return 'array';
-        return `array of ${typeOfShape(element, key)}`;
-      }
-      default:
-        return type;
-    }
-  });
-  return names.sort((a, b) => (a === 'null' ? 1 : b === 'null' ? -1 : 0)).join(' or ');
-};
-
 /** The object a list answer's items are, for the field notes (`items[].status` of webhooks). */
 export const listItemNames: Readonly<Record<string, string>> = {
   listAccounts: 'account',
@@ -464,16 +439,9 @@ const notesFor = (notePath: string): string | undefined => {
   return best === undefined ? undefined : fieldNotes[best];
 };
 
-/** The enum the route's response schema gives a field, when it gives one. */
-const schemaEnumAt = (schema: Schema, segments: readonly string[]): readonly unknown[] => {
-  let at: Schema | undefined = schema;
-  for (const segment of segments) {
-    const list = segment.endsWith('[]');
-    const properties = at?.properties as Readonly<Record<string, Schema>> | undefined;
-    at = properties?.[list ? segment.slice(0, -2) : segment];
-    if (list) at = at?.items as Schema | undefined;
-  }
-  const values = at?.enum;
+/** The values a field may take, when its schema lists them. */
+const enumOf = (schema: Schema): readonly unknown[] => {
+  const values = schema.enum;
   return Array.isArray(values) ? values : [];
 };
 
@@ -493,36 +461,77 @@ interface FieldRow {
   readonly example: string;
 }
 
+/** The object members of a schema (a nullable object's too). */
+const objectOf = (schema: Schema): Schema | undefined => {
+  if (schema.properties !== undefined) return schema;
+  const members = schema.anyOf as readonly Schema[] | undefined;
+  return members?.map(objectOf).find((member) => member !== undefined);
+};
+
+/** A field's type in words, from its schema: the request wording, plus null and Unix seconds. */
+const answerTypeOf = (schema: Schema, key: string): string => {
+  const members = schema.anyOf as readonly Schema[] | undefined;
+  if (members !== undefined) {
+    return members
+      .map((member) => answerTypeOf(member, key))
+      .sort((x, y) => (x === 'null' ? 1 : y === 'null' ? -1 : 0))
+      .join(' or ');
+  }
+  if (schema.type === 'integer' && isTimeKey(key)) return 'integer (Unix seconds)';
+  if (schema.type === 'array' && schema.items !== undefined) {
+    return `array of ${answerTypeOf(schema.items as Schema, key)}`;
+  }
+  return typeOfSchema(schema);
+};
+
+/** What the walkthrough saw at a path, for the example column only. */
+const observedAt = (shape: Shape | undefined, key: string, list: boolean): Shape | undefined => {
+  const child = shape?.children.get(key);
+  return list ? child?.element : child;
+};
+
+/**
+ * The rows of an answer's fields, read from the route's response codec (through its JSON
+ * Schema): every declared field, `not in every answer` where the codec makes it optional. The
+ * walkthrough's real answers give the example column only.
+ */
 const fieldRows = (route: Route, observations: Observations): FieldRow[] => {
-  const values = observations.get(route.operationId) ?? [];
-  const root = shapeOf(values);
+  const observed = shapeOf(observations.get(route.operationId) ?? []);
   const itemName = listItemNames[route.operationId];
   const rows: FieldRow[] = [];
-  const walk = (shape: Shape, segments: readonly string[], noteSegments: readonly string[]) => {
-    for (const [key, child] of shape.children) {
+  const walk = (
+    schema: Schema,
+    shape: Shape | undefined,
+    segments: readonly string[],
+    noteSegments: readonly string[],
+  ) => {
+    const object = objectOf(schema);
+    if (object === undefined) return;
+    const properties = (object.properties ?? {}) as Readonly<Record<string, Schema>>;
+    const required = new Set((object.required as readonly string[] | undefined) ?? []);
+    for (const [key, child] of Object.entries(properties)) {
       const path = [...segments, key];
       const noted =
         noteSegments.length === 0 && key === 'items' && itemName !== undefined
           ? [itemName]
           : [...noteSegments, key];
+      const seen = observedAt(shape, key, false);
       rows.push({
         path: path.join('.'),
         notePath: noted.join('.'),
-        type: typeOfShape(child, key),
-        sometimes: child.count < shape.objects,
+        type: answerTypeOf(child, key),
+        sometimes: !required.has(key),
         note: notesFor(noted.join('.')),
-        values: schemaEnumAt(toJsonSchema(route.response.codec), path),
-        example: exampleOf(child),
+        values: enumOf(child),
+        example: seen === undefined ? '' : exampleOf(seen),
       });
-      if (child.objects > 0) walk(child, path, noted);
-      const element = child.element;
-      if (element !== undefined && element.objects > 0) {
-        const listPath = [...segments, `${key}[]`];
-        walk(element, listPath, noted);
-      }
+      walk(child, seen, path, noted);
+      const items = child.items as Schema | undefined;
+      if (items !== undefined)
+        walk(items, observedAt(shape, key, true), [...segments, `${key}[]`], noted);
     }
   };
-  walk(root, [], []);
+  walk(toJsonSchema(route.response.codec), observed, [], []);
   return rows;
 };
 

@@ -110,7 +110,6 @@ const DeliveryAttemptView = t.strict({
   /** The first bytes of the answer. */
   response_body: t.string,
 });
-type DeliveryAttemptView = t.TypeOf<typeof DeliveryAttemptView>;
 
 /** One delivery of a webhook (or of a payout's callback: `webhook_id` null) and its attempts. */
 export const WebhookDeliveryView = t.strict({

@@ -92,7 +92,6 @@ const CheckoutPayToken = t.strict({
   network: ChainNetworkCode,
   currency: CryptoCurrencyCode,
 });
-type CheckoutPayToken = t.TypeOf<typeof CheckoutPayToken>;
 
 /** `data.order` of the checkout page's calls: what the payer's page may know. */
 export const CheckoutOrderView = t.exact(

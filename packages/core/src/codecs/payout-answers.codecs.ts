@@ -91,7 +91,6 @@ const NetworkSchemaFieldView = t.strict({
   required: t.boolean,
   validation_rule: t.string,
 });
-type NetworkSchemaFieldView = t.TypeOf<typeof NetworkSchemaFieldView>;
 
 const ConfigStatus = oneOf('PayoutConfigStatus', payoutConfigStatuses);
 const CurrencyType = oneOf('PayoutCurrencyType', payoutCurrencyTypes);

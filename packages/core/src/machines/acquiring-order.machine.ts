@@ -9,8 +9,10 @@
  * Every event carries `at`; an event at or after expire_time settles the expiry first (as if
  * the timer had fired), so a payment learnt after expiry is `late` whether or not the timer ran.
  */
+
 import * as E from 'fp-ts/lib/Either.js';
 import { enqueueActions, type SnapshotFrom, setup } from 'xstate';
+import type { OrderView } from '../codecs/acquiring-answers.codecs.js';
 import { decodeWith } from '../codecs/codec-toolkit.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { type Journal, payInJournal } from '../ledger/ledger.js';
@@ -587,39 +589,15 @@ export const orderRefusalOf = (
   }
 };
 
-/** `data.order` of the interface's order answers. */
-export interface AcquiringOrderView {
-  readonly order_id: string;
-  readonly platform_order_no: string;
-  readonly out_trade_no: string;
-  readonly status: OrderStatus;
-  readonly checkout_type: string;
-  readonly order_currency: string;
-  readonly order_amount: string;
-  readonly allowed_pay_currencies: readonly string[];
-  readonly pay_amount: string;
-  readonly paid_amount_total: string;
-  readonly remaining_amount: string;
-  readonly overpaid_amount: string;
-  readonly underpay_tolerance: string;
-  readonly checkout_url: string;
-  readonly notify_webhook_id: string;
-  /** Beyond the interface (ADR 0021): the hosted page redirects by itself once completed. */
-  readonly redirect_automatically: boolean;
-  readonly expire_time: number;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
 /** The hosted checkout page of an order: `<checkoutBaseUrl>/<order_id>`. */
 const checkoutUrlOf = (checkoutBaseUrl: string, orderId: string): string =>
   `${checkoutBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(orderId)}`;
 
-/** Builds `data.order` from a snapshot; the status is the snapshot's state. */
+/** Builds `data.order` (the answer codec's `OrderView`); the status is the snapshot's state. */
 export const acquiringOrderView = (
   snapshot: AcquiringOrderSnapshot,
   checkoutBaseUrl: string,
-): AcquiringOrderView => {
+): OrderView => {
   const c = snapshot.context;
   return {
     order_id: c.order_id,

@@ -9,7 +9,9 @@
  * effects: batch events are not part of the interface, so merchants hear about the payouts
  * through the payouts' own webhooks.
  */
+
 import { assign, type SnapshotFrom, setup } from 'xstate';
+import type { BatchItemView } from '../codecs/batch-answers.codecs.js';
 import {
   type CryptoBatchItem,
   type CryptoBeneficiaryAccount,
@@ -347,22 +349,8 @@ export const cryptoBatchView = (snapshot: CryptoBatchSnapshot): CryptoBatchView 
   };
 };
 
-/** One row of `GET .../batches/{batch_id}/items`. */
-export interface CryptoBatchItemView {
-  readonly batch_id: string;
-  readonly order_no: string;
-  readonly currency: CryptoCurrency;
-  readonly amount: string;
-  readonly beneficiary_account: CryptoBeneficiaryAccount;
-  readonly status: CryptoBatchItemStatus;
-  readonly payout_id?: string;
-  readonly created_at: number;
-}
-
-/** The rows of the items endpoint, in the order the items joined the batch. */
-export const cryptoBatchItemsView = (
-  snapshot: CryptoBatchSnapshot,
-): readonly CryptoBatchItemView[] =>
+/** The rows of the items endpoint (the answer codec's `BatchItemView`), in the order the items joined the batch. */
+export const cryptoBatchItemsView = (snapshot: CryptoBatchSnapshot): readonly BatchItemView[] =>
   snapshot.context.items.map((item) => ({
     batch_id: snapshot.context.batch_id,
     order_no: item.order_no,
