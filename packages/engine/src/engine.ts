@@ -3,15 +3,15 @@
  * timer handlers of the parts are gathered here so one worker fires every kind of timer.
  */
 
-import { accessUseCases } from './access/access-use-cases.js';
-import { acquiringUseCases } from './acquiring/acquiring-use-cases.js';
+import { accessUseCases } from './access/access.use-cases.js';
+import { acquiringUseCases } from './acquiring/acquiring.use-cases.js';
 import { requireDepositAddressesForProviders } from './acquiring/deposit-addresses.js';
-import { batchUseCases } from './batches/batch-use-cases.js';
+import { batchUseCases } from './batches/batch.use-cases.js';
 import type { Engine } from './engine-api.js';
 import type { EngineDeps } from './engine-deps.js';
 import { inspectingStore } from './inspection.js';
-import { payoutUseCases } from './payouts/payout-use-cases.js';
-import { upstreamUseCases } from './upstream/upstream-use-cases.js';
+import { payoutUseCases } from './payouts/payout.use-cases.js';
+import { upstreamUseCases } from './upstream/upstream.use-cases.js';
 import { timerWorker } from './workers/timer-worker.js';
 
 export const createEngine = (given: EngineDeps): Engine => {

@@ -103,7 +103,7 @@ describe('resuming a stored acquiring order', () => {
       mode: 'checkout',
       at: T0,
     });
-    // The engine's order store keeps this wrapper (packages/engine/src/acquiring/order-store.ts).
+    // The engine's order store keeps this wrapper (packages/engine/src/acquiring/order.store.ts).
     const stored = JSON.parse(
       JSON.stringify({
         version: 1,

@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Caller } from '../engine-api.js';
 import { adjustableClock, type EngineDeps, type EngineSettings } from '../engine-deps.js';
 import type { Outcome } from '../unit-of-work.js';
-import { accessUseCases } from './access-use-cases.js';
+import { accessUseCases } from './access.use-cases.js';
 
 export const testNow = 1_800_000_000;
 export const testKeySecret = new Uint8Array(32).fill(7);

@@ -23,7 +23,7 @@ import { decideAndCommit, orderDecider } from '../decide-and-commit.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { refuse } from '../unit-of-work.js';
 import { findDepositAddress } from './deposit-addresses.js';
-import { type LoadedOrder, loadOrder, saveOrder } from './order-store.js';
+import { type LoadedOrder, loadOrder, saveOrder } from './order.store.js';
 
 /** Acquiring events go to the order's notify webhook (when it still subscribes to them). */
 export const orderRouting = (order: LoadedOrder['snapshot']): EventRouting => ({

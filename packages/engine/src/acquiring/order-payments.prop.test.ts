@@ -2,7 +2,7 @@ import { aggregateOrderStatus, Decimal } from '@payrail/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caller, dataOf, seed, testBed } from './acquiring.test-support.js';
-import { acquiringUseCases } from './acquiring-use-cases.js';
+import { acquiringUseCases } from './acquiring.use-cases.js';
 
 const statuses = ['processing', 'confirming', 'confirmed'] as const;
 

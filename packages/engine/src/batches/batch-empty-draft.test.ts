@@ -17,7 +17,7 @@ import {
 } from '../acquiring/acquiring.test-support.js';
 import { depositAddressOf } from '../acquiring/deposit-addresses.js';
 import type { Engine } from '../engine-api.js';
-import { batchUseCases } from './batch-use-cases.js';
+import { batchUseCases } from './batch.use-cases.js';
 
 let bed: TestBed;
 let batches: Engine['batches'];

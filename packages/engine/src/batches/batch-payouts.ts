@@ -44,7 +44,7 @@ import { noteStart } from '../inspection.js';
 import type { LinkedBeneficiary } from '../payouts/beneficiary-linking.js';
 import { verificationOf } from '../payouts/payout-commands.js';
 import { orRefuse, refuse } from '../unit-of-work.js';
-import { batchesInStatus } from './batch-store.js';
+import { batchesInStatus } from './batch.store.js';
 
 // ---------------------------------------------------------------------------------------------
 // Routes

@@ -52,15 +52,15 @@ import {
   linkInline,
   requireSameChannel,
 } from './beneficiary-linking.js';
-import { checkMethod, feeOf, findMethod, selectRoute } from './payout-routing.js';
 import {
   type LoadedPayout,
   loadedPayoutOf,
   loadPayout,
   newPayoutRecord,
   savePayout,
-} from './payout-store.js';
-import { createdPayoutView, maskedFieldsOf, pageView } from './payout-views.js';
+} from './payout.store.js';
+import { createdPayoutView, maskedFieldsOf, pageView } from './payout.views.js';
+import { checkMethod, feeOf, findMethod, selectRoute } from './payout-routing.js';
 
 /** The receiving networks the decoders check inline accounts against (active ones only). */
 export const networkLookupIn = async (tx: StoreTransaction): Promise<NetworkLookup> =>

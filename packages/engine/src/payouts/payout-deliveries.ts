@@ -13,7 +13,7 @@ import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { callerAccount } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
-import { pageView } from './payout-views.js';
+import { pageView } from './payout.views.js';
 
 export const payoutDeliveries =
   (deps: EngineDeps) => (caller: Caller, payoutId: string, raw: Query) =>

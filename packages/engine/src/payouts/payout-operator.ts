@@ -28,8 +28,8 @@ import type { PayoutView } from '../engine-answers.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
+import { availableBalance, type LoadedPayout, loadPayout } from './payout.store.js';
 import { applyPayoutEvent } from './payout-commands.js';
-import { availableBalance, type LoadedPayout, loadPayout } from './payout-store.js';
 
 /** The execution_fail_reason of a failure reported without one. */
 const defaultExecutionFailReason = 'execution failed';

@@ -22,7 +22,7 @@ import type { Caller } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import type { Outcome } from '../unit-of-work.js';
 import { timerWorker } from '../workers/timer-worker.js';
-import { payoutUseCases } from './payout-use-cases.js';
+import { payoutUseCases } from './payout.use-cases.js';
 import { seedSandboxCatalogue } from './sandbox-catalogue.js';
 
 export const startTime = 1_800_000_000;

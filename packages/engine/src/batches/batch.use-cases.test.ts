@@ -15,7 +15,7 @@ import {
 import { depositAddressOf } from '../acquiring/deposit-addresses.js';
 import type { BatchView } from '../engine-answers.js';
 import type { Caller, Engine } from '../engine-api.js';
-import { batchUseCases } from './batch-use-cases.js';
+import { batchUseCases } from './batch.use-cases.js';
 
 const evmAddress = depositAddressOf('recipient-1', 'ETH');
 const tronAddress = depositAddressOf('recipient-2', 'TRON');

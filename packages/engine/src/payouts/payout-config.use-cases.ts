@@ -31,14 +31,14 @@ import type { Caller, PageView, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { callerAccount, listAll } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
-import { methodServesCurrency } from './payout-routing.js';
 import {
   pageView,
   payoutMethodView,
   payoutNetworkView,
   payoutRouteView,
   routeDraftOf,
-} from './payout-views.js';
+} from './payout.views.js';
+import { methodServesCurrency } from './payout-routing.js';
 
 /** The admin lists take `limit` and `offset` only (the same rules as every list). */
 const decodePage = decodeWith(PageQuery);

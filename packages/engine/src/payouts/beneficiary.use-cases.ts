@@ -27,9 +27,9 @@ import type { EngineDeps } from '../engine-deps.js';
 import { callerAccount } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { insertAccount, upsertBeneficiary } from './beneficiary-linking.js';
+import { beneficiaryAccountView, beneficiaryView, pageView } from './payout.views.js';
 import { networkLookupIn } from './payout-commands.js';
 import { candidateRoutes, findMethod } from './payout-routing.js';
-import { beneficiaryAccountView, beneficiaryView, pageView } from './payout-views.js';
 
 /**
  * The profile fields a beneficiary of this method (and channel) needs to be paid on every route

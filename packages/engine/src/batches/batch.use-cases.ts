@@ -44,6 +44,8 @@ import { noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-refusal.js';
 import { callerAccount } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
+import { type LoadedBatch, loadBatch, newBatchRecord, saveBatch } from './batch.store.js';
+import { batchViewOf } from './batch.views.js';
 import {
   batchItemRouter,
   batchRoute,
@@ -51,8 +53,6 @@ import {
   loadBatchRoutes,
   takenReferences,
 } from './batch-payouts.js';
-import { type LoadedBatch, loadBatch, newBatchRecord, saveBatch } from './batch-store.js';
-import { batchViewOf } from './batch-views.js';
 
 /**
  * One batch event on the decide-and-commit path. The machine refuses every event it does not

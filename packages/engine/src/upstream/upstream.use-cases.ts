@@ -28,8 +28,8 @@ import {
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { findDepositAddress } from '../acquiring/deposit-addresses.js';
+import { type LoadedOrder, loadOrder } from '../acquiring/order.store.js';
 import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.js';
-import { type LoadedOrder, loadOrder } from '../acquiring/order-store.js';
 import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
 import type { Engine, UpstreamRequest } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';

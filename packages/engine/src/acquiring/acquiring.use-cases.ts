@@ -41,14 +41,14 @@ import { noteStart } from '../inspection.js';
 import { callerAccount } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
-import { checkoutOrderViewOf, orderAnswerOf, orderViewOf } from './acquiring-views.js';
+import { checkoutOrderViewOf, orderAnswerOf, orderViewOf } from './acquiring.views.js';
 import {
   depositAddressProviderOf,
   recordDepositAddress,
   requestDepositAddress,
 } from './deposit-addresses.js';
+import { type LoadedOrder, loadOrder, newOrderRecord } from './order.store.js';
 import { applyOrderEvent, applyPaymentEvent, orderRouting, settleExpiry } from './order-events.js';
-import { type LoadedOrder, loadOrder, newOrderRecord } from './order-store.js';
 import { sandboxPaymentEvent } from './sandbox-payments.js';
 
 export interface AcquiringUseCases {

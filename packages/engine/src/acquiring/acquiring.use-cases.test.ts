@@ -24,7 +24,7 @@ import {
   testBed,
   webhookRecord,
 } from './acquiring.test-support.js';
-import { type AcquiringUseCases, acquiringUseCases } from './acquiring-use-cases.js';
+import { type AcquiringUseCases, acquiringUseCases } from './acquiring.use-cases.js';
 import { depositAddressOf } from './deposit-addresses.js';
 import { findOrderByDepositAddress } from './order-events.js';
 import { sandboxTxHashOf } from './sandbox-payments.js';

@@ -9,9 +9,9 @@ import { payoutExecutionTimer } from '../commit-effects.js';
 import type { Engine } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
-import { beneficiaryUseCases } from './beneficiary-use-cases.js';
+import { beneficiaryUseCases } from './beneficiary.use-cases.js';
 import { payoutCommands } from './payout-commands.js';
-import { payoutConfigUseCases } from './payout-config-use-cases.js';
+import { payoutConfigUseCases } from './payout-config.use-cases.js';
 import { payoutDeliveries } from './payout-deliveries.js';
 import { payoutOperator } from './payout-operator.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskAccountValue } from './payout-views.js';
+import { maskAccountValue } from './payout.views.js';
 import {
   dataOf,
   errorOf,
