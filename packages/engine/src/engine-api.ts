@@ -10,37 +10,7 @@
  * compiler holds every implementation to it, so a host reads a typed answer, not a bag of keys.
  */
 import type { Environment, ExecutionReport } from '@payrail/core';
-import type {
-  AccountNotifySecretView,
-  AccountView,
-  AcquiringOrderView,
-  ApiKeyView,
-  AvailablePayoutMethodView,
-  BalanceView,
-  BatchItemView,
-  BatchView,
-  BeneficiaryAccountView,
-  BeneficiaryView,
-  CheckoutOrderView,
-  ClockView,
-  CreatedPayoutView,
-  FundingView,
-  IssuedApiKeyView,
-  LedgerEntryView,
-  MerchantView,
-  NetworkSchemaView,
-  OrderAnswer,
-  PaymentRecordView,
-  PayoutMethodView,
-  PayoutNetworkView,
-  PayoutRouteView,
-  PayoutView,
-  ReceivingNetworkView,
-  UpstreamEventResult,
-  WebhookDeliveryView,
-  WebhookView,
-  WebhookWithSecretView,
-} from './engine-answers.js';
+import type * as Answers from './engine-answers.js';
 import type { Outcome } from './unit-of-work.js';
 
 /** Query parameters as they arrive (`URLSearchParams` flattened). */
@@ -96,117 +66,132 @@ export interface Engine {
     authenticate(request: AuthenticationRequest): Promise<Outcome<Caller>>;
   };
   readonly accounts: {
-    current: UseCase<[Caller], { readonly account: AccountView }>;
-    list: UseCase<[Caller, Query], PageView<AccountView>>;
+    current: UseCase<[Caller], { readonly account: Answers.AccountView }>;
+    list: UseCase<[Caller, Query], PageView<Answers.AccountView>>;
     /** Every currency at once: no paging. */
-    balances: UseCase<[Caller, Query], { readonly items: readonly BalanceView[] }>;
-    deposits: UseCase<[Caller, Query], PageView<FundingView>>;
-    withdrawals: UseCase<[Caller, Query], PageView<FundingView>>;
-    ledger: UseCase<[Caller, Query], PageView<LedgerEntryView>>;
+    balances: UseCase<[Caller, Query], { readonly items: readonly Answers.BalanceView[] }>;
+    deposits: UseCase<[Caller, Query], PageView<Answers.FundingView>>;
+    withdrawals: UseCase<[Caller, Query], PageView<Answers.FundingView>>;
+    ledger: UseCase<[Caller, Query], PageView<Answers.LedgerEntryView>>;
   };
   readonly payoutSetup: {
-    methods: UseCase<[Caller, Query], PageView<AvailablePayoutMethodView>>;
-    networks: UseCase<[Caller, Query], PageView<ReceivingNetworkView>>;
-    networkSchema: UseCase<[Caller, string], { readonly payout_network: NetworkSchemaView }>;
+    methods: UseCase<[Caller, Query], PageView<Answers.AvailablePayoutMethodView>>;
+    networks: UseCase<[Caller, Query], PageView<Answers.ReceivingNetworkView>>;
+    networkSchema: UseCase<
+      [Caller, string],
+      { readonly payout_network: Answers.NetworkSchemaView }
+    >;
   };
   readonly payouts: {
-    create: UseCase<[Caller, unknown], { readonly payout: CreatedPayoutView }>;
-    get: UseCase<[Caller, string], { readonly payout: PayoutView }>;
-    list: UseCase<[Caller, Query], PageView<PayoutView>>;
-    update: UseCase<[Caller, string, unknown], { readonly payout: PayoutView }>;
-    submit: UseCase<[Caller, string], { readonly payout: PayoutView }>;
-    cancel: UseCase<[Caller, string], { readonly payout: PayoutView }>;
+    create: UseCase<[Caller, unknown], { readonly payout: Answers.CreatedPayoutView }>;
+    get: UseCase<[Caller, string], { readonly payout: Answers.PayoutView }>;
+    list: UseCase<[Caller, Query], PageView<Answers.PayoutView>>;
+    update: UseCase<[Caller, string, unknown], { readonly payout: Answers.PayoutView }>;
+    submit: UseCase<[Caller, string], { readonly payout: Answers.PayoutView }>;
+    cancel: UseCase<[Caller, string], { readonly payout: Answers.PayoutView }>;
     /** The payout's callbacks to its notify_url, as `webhooks.deliveries` shows them. */
-    deliveries: UseCase<[Caller, string, Query], PageView<WebhookDeliveryView>>;
+    deliveries: UseCase<[Caller, string, Query], PageView<Answers.WebhookDeliveryView>>;
   };
   readonly beneficiaries: {
-    create: UseCase<[Caller, unknown], { readonly beneficiary: BeneficiaryView }>;
-    get: UseCase<[Caller, string], { readonly beneficiary: BeneficiaryView }>;
-    list: UseCase<[Caller, Query], PageView<BeneficiaryView>>;
-    update: UseCase<[Caller, string, unknown], { readonly beneficiary: BeneficiaryView }>;
+    create: UseCase<[Caller, unknown], { readonly beneficiary: Answers.BeneficiaryView }>;
+    get: UseCase<[Caller, string], { readonly beneficiary: Answers.BeneficiaryView }>;
+    list: UseCase<[Caller, Query], PageView<Answers.BeneficiaryView>>;
+    update: UseCase<[Caller, string, unknown], { readonly beneficiary: Answers.BeneficiaryView }>;
   };
   readonly beneficiaryAccounts: {
-    create: UseCase<[Caller, unknown], { readonly beneficiary_account: BeneficiaryAccountView }>;
-    get: UseCase<[Caller, string], { readonly beneficiary_account: BeneficiaryAccountView }>;
-    list: UseCase<[Caller, Query], PageView<BeneficiaryAccountView>>;
+    create: UseCase<
+      [Caller, unknown],
+      { readonly beneficiary_account: Answers.BeneficiaryAccountView }
+    >;
+    get: UseCase<
+      [Caller, string],
+      { readonly beneficiary_account: Answers.BeneficiaryAccountView }
+    >;
+    list: UseCase<[Caller, Query], PageView<Answers.BeneficiaryAccountView>>;
     update: UseCase<
       [Caller, string, unknown],
-      { readonly beneficiary_account: BeneficiaryAccountView }
+      { readonly beneficiary_account: Answers.BeneficiaryAccountView }
     >;
   };
   readonly acquiring: {
-    create: UseCase<[Caller, unknown], OrderAnswer>;
-    get: UseCase<[Caller, string], OrderAnswer>;
-    list: UseCase<[Caller, Query], PageView<AcquiringOrderView>>;
+    create: UseCase<[Caller, unknown], Answers.OrderAnswer>;
+    get: UseCase<[Caller, string], Answers.OrderAnswer>;
+    list: UseCase<[Caller, Query], PageView<Answers.AcquiringOrderView>>;
     /** All of the order's payments, oldest first: one page. */
-    payments: UseCase<[Caller, string], PageView<PaymentRecordView>>;
-    close: UseCase<[Caller, string, unknown], OrderAnswer>;
+    payments: UseCase<[Caller, string], PageView<Answers.PaymentRecordView>>;
+    close: UseCase<[Caller, string, unknown], Answers.OrderAnswer>;
   };
   readonly batches: {
-    create: UseCase<[Caller, unknown], { readonly batch: BatchView }>;
-    get: UseCase<[Caller, string], { readonly batch: BatchView }>;
-    items: UseCase<[Caller, string, Query], PageView<BatchItemView>>;
-    addItems: UseCase<[Caller, string, unknown], { readonly batch: BatchView }>;
-    approve: UseCase<[Caller, string], { readonly batch: BatchView }>;
-    submit: UseCase<[Caller, string], { readonly batch: BatchView }>;
+    create: UseCase<[Caller, unknown], { readonly batch: Answers.BatchView }>;
+    get: UseCase<[Caller, string], { readonly batch: Answers.BatchView }>;
+    items: UseCase<[Caller, string, Query], PageView<Answers.BatchItemView>>;
+    addItems: UseCase<[Caller, string, unknown], { readonly batch: Answers.BatchView }>;
+    approve: UseCase<[Caller, string], { readonly batch: Answers.BatchView }>;
+    submit: UseCase<[Caller, string], { readonly batch: Answers.BatchView }>;
   };
   readonly webhooks: {
     /** The only answers with the secret: this one and `rotateSecret`'s. */
-    create: UseCase<[Caller, unknown], { readonly webhook: WebhookWithSecretView }>;
-    list: UseCase<[Caller, Query], PageView<WebhookView>>;
-    get: UseCase<[Caller, string], { readonly webhook: WebhookView }>;
-    update: UseCase<[Caller, string, unknown], { readonly webhook: WebhookView }>;
-    remove: UseCase<[Caller, string], { readonly webhook: WebhookView }>;
-    rotateSecret: UseCase<[Caller, string], { readonly webhook: WebhookWithSecretView }>;
-    deliveries: UseCase<[Caller, string, Query], PageView<WebhookDeliveryView>>;
-    redeliver: UseCase<[Caller, string], { readonly delivery: WebhookDeliveryView }>;
+    create: UseCase<[Caller, unknown], { readonly webhook: Answers.WebhookWithSecretView }>;
+    list: UseCase<[Caller, Query], PageView<Answers.WebhookView>>;
+    get: UseCase<[Caller, string], { readonly webhook: Answers.WebhookView }>;
+    update: UseCase<[Caller, string, unknown], { readonly webhook: Answers.WebhookView }>;
+    remove: UseCase<[Caller, string], { readonly webhook: Answers.WebhookView }>;
+    rotateSecret: UseCase<[Caller, string], { readonly webhook: Answers.WebhookWithSecretView }>;
+    deliveries: UseCase<[Caller, string, Query], PageView<Answers.WebhookDeliveryView>>;
+    redeliver: UseCase<[Caller, string], { readonly delivery: Answers.WebhookDeliveryView }>;
   };
   /** decisions §8: what the portal and the operators do. */
   readonly admin: {
     /** The only answer with the account's notify_secret besides `rotateNotifySecret`'s. */
     createMerchant: UseCase<
       [unknown],
-      { readonly merchant: MerchantView; readonly account: AccountView }
+      { readonly merchant: Answers.MerchantView; readonly account: Answers.AccountView }
     >;
-    updateAccount: UseCase<[string, unknown], { readonly account: AccountView }>;
-    rotateNotifySecret: UseCase<[string], { readonly account: AccountNotifySecretView }>;
+    updateAccount: UseCase<[string, unknown], { readonly account: Answers.AccountView }>;
+    rotateNotifySecret: UseCase<[string], { readonly account: Answers.AccountNotifySecretView }>;
     /** The only answers with the token: this one and `rotateApiKey`'s. */
-    issueApiKey: UseCase<[string, unknown], { readonly api_key: IssuedApiKeyView }>;
-    listApiKeys: UseCase<[string], PageView<ApiKeyView>>;
-    rotateApiKey: UseCase<[string], { readonly api_key: IssuedApiKeyView }>;
-    updateApiKey: UseCase<[string, unknown], { readonly api_key: ApiKeyView }>;
-    deleteApiKey: UseCase<[string], { readonly api_key: ApiKeyView }>;
-    reviewPayout: UseCase<[string, unknown], { readonly payout: PayoutView }>;
-    listPayoutMethods: UseCase<[Query], PageView<PayoutMethodView>>;
-    createPayoutMethod: UseCase<[unknown], { readonly payout_method: PayoutMethodView }>;
-    updatePayoutMethod: UseCase<[string, unknown], { readonly payout_method: PayoutMethodView }>;
-    listPayoutNetworks: UseCase<[Query], PageView<PayoutNetworkView>>;
-    createPayoutNetwork: UseCase<[unknown], { readonly payout_network: PayoutNetworkView }>;
-    updatePayoutNetwork: UseCase<[string, unknown], { readonly payout_network: PayoutNetworkView }>;
-    listRoutes: UseCase<[Query], PageView<PayoutRouteView>>;
-    createRoute: UseCase<[unknown], { readonly route: PayoutRouteView }>;
-    updateRoute: UseCase<[string, unknown], { readonly route: PayoutRouteView }>;
+    issueApiKey: UseCase<[string, unknown], { readonly api_key: Answers.IssuedApiKeyView }>;
+    listApiKeys: UseCase<[string], PageView<Answers.ApiKeyView>>;
+    rotateApiKey: UseCase<[string], { readonly api_key: Answers.IssuedApiKeyView }>;
+    updateApiKey: UseCase<[string, unknown], { readonly api_key: Answers.ApiKeyView }>;
+    deleteApiKey: UseCase<[string], { readonly api_key: Answers.ApiKeyView }>;
+    reviewPayout: UseCase<[string, unknown], { readonly payout: Answers.PayoutView }>;
+    listPayoutMethods: UseCase<[Query], PageView<Answers.PayoutMethodView>>;
+    createPayoutMethod: UseCase<[unknown], { readonly payout_method: Answers.PayoutMethodView }>;
+    updatePayoutMethod: UseCase<
+      [string, unknown],
+      { readonly payout_method: Answers.PayoutMethodView }
+    >;
+    listPayoutNetworks: UseCase<[Query], PageView<Answers.PayoutNetworkView>>;
+    createPayoutNetwork: UseCase<[unknown], { readonly payout_network: Answers.PayoutNetworkView }>;
+    updatePayoutNetwork: UseCase<
+      [string, unknown],
+      { readonly payout_network: Answers.PayoutNetworkView }
+    >;
+    listRoutes: UseCase<[Query], PageView<Answers.PayoutRouteView>>;
+    createRoute: UseCase<[unknown], { readonly route: Answers.PayoutRouteView }>;
+    updateRoute: UseCase<[string, unknown], { readonly route: Answers.PayoutRouteView }>;
     /** Sandbox only. The deposit made and the currency's balance after it. */
     credit: UseCase<
       [string, unknown],
-      { readonly deposit: FundingView; readonly balance: BalanceView }
+      { readonly deposit: Answers.FundingView; readonly balance: Answers.BalanceView }
     >;
-    sandboxExecution: UseCase<[string, unknown], { readonly payout: PayoutView }>;
-    sandboxPayment: UseCase<[string, unknown], { readonly payment: PaymentRecordView }>;
-    advanceClock: UseCase<[unknown], { readonly clock: ClockView }>;
+    sandboxExecution: UseCase<[string, unknown], { readonly payout: Answers.PayoutView }>;
+    sandboxPayment: UseCase<[string, unknown], { readonly payment: Answers.PaymentRecordView }>;
+    advanceClock: UseCase<[unknown], { readonly clock: Answers.ClockView }>;
   };
   /** The hosted checkout's calls (no API key: the order id is the capability). */
   readonly checkout: {
-    order: UseCase<[string], { readonly order: CheckoutOrderView }>;
+    order: UseCase<[string], { readonly order: Answers.CheckoutOrderView }>;
     /** The order with the chosen token's address under `selected_token`. */
-    selectToken: UseCase<[string, unknown], { readonly order: CheckoutOrderView }>;
+    selectToken: UseCase<[string, unknown], { readonly order: Answers.CheckoutOrderView }>;
   };
   /** Upstream providers' payment events (no API key: each provider's source IP allow-list). */
   readonly upstream: {
     /** What each event of the request did, in the request's order. */
     receive: UseCase<
       [provider: string, request: UpstreamRequest],
-      { readonly events: readonly UpstreamEventResult[] }
+      { readonly events: readonly Answers.UpstreamEventResult[] }
     >;
   };
   /** The payout executor's door (live and sandbox): see `PayoutExecutor`. */
@@ -220,7 +205,7 @@ export interface Engine {
     report(
       payoutId: string,
       report: ExecutionReport,
-    ): Promise<Outcome<{ readonly payout: PayoutView }>>;
+    ): Promise<Outcome<{ readonly payout: Answers.PayoutView }>>;
   };
   /** The merchant's answers to payout callbacks, for the webhook dispatcher that delivers them. */
   readonly callbacks: {
@@ -233,7 +218,7 @@ export interface Engine {
       payoutId: string,
       verified: boolean | null,
       attempt: number,
-    ): Promise<Outcome<{ readonly payout: PayoutView }>>;
+    ): Promise<Outcome<{ readonly payout: Answers.PayoutView }>>;
   };
   /** Background work, run by the server's loop and by the sandbox clock. */
   readonly workers: {

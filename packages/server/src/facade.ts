@@ -14,18 +14,16 @@ import type {
   ApiKeyIssueRequest,
   ApiKeyUpdateRequest,
   BalanceListQuery,
-  BatchItemListQuery,
   BeneficiaryAccountCreateRequest,
-  BeneficiaryAccountListQuery,
   BeneficiaryAccountPatchRequest,
   BeneficiaryCreateRequest,
-  BeneficiaryListQuery,
   BeneficiaryPatchRequest,
   CryptoBatchCreateRequest,
   CryptoBatchItemsRequest,
   DepositListQuery,
   LedgerListQuery,
   MerchantCreateRequest,
+  PageQuery,
   PayoutCreateRequest,
   PayoutListQuery,
   PayoutMethodDraft,
@@ -39,8 +37,6 @@ import type {
   SandboxExecutionRequest,
   SandboxPaymentRequest,
   WebhookCreateRequest,
-  WebhookDeliveryListQuery,
-  WebhookListQuery,
   WebhookUpdateRequest,
   WithdrawalListQuery,
 } from '@payrail/core';
@@ -118,13 +114,13 @@ export interface MerchantFacade {
     cancel(payoutId: string): Answer<Engine['payouts']['cancel']>;
     deliveries(
       payoutId: string,
-      query?: QueryOf<WebhookDeliveryListQuery>,
+      query?: QueryOf<PageQuery>,
     ): Answer<Engine['payouts']['deliveries']>;
   };
   readonly beneficiaries: {
     create(input: BeneficiaryCreateRequest): Answer<Engine['beneficiaries']['create']>;
     get(beneficiaryId: string): Answer<Engine['beneficiaries']['get']>;
-    list(query?: QueryOf<BeneficiaryListQuery>): Answer<Engine['beneficiaries']['list']>;
+    list(query?: QueryOf<PageQuery>): Answer<Engine['beneficiaries']['list']>;
     update(
       beneficiaryId: string,
       input: BeneficiaryPatchRequest,
@@ -133,9 +129,7 @@ export interface MerchantFacade {
   readonly beneficiaryAccounts: {
     create(input: BeneficiaryAccountCreateRequest): Answer<Engine['beneficiaryAccounts']['create']>;
     get(accountId: string): Answer<Engine['beneficiaryAccounts']['get']>;
-    list(
-      query?: QueryOf<BeneficiaryAccountListQuery>,
-    ): Answer<Engine['beneficiaryAccounts']['list']>;
+    list(query?: QueryOf<PageQuery>): Answer<Engine['beneficiaryAccounts']['list']>;
     update(
       accountId: string,
       input: BeneficiaryAccountPatchRequest,
@@ -151,7 +145,7 @@ export interface MerchantFacade {
   readonly batches: {
     create(input: CryptoBatchCreateRequest): Answer<Engine['batches']['create']>;
     get(batchId: string): Answer<Engine['batches']['get']>;
-    items(batchId: string, query?: QueryOf<BatchItemListQuery>): Answer<Engine['batches']['items']>;
+    items(batchId: string, query?: QueryOf<PageQuery>): Answer<Engine['batches']['items']>;
     addItems(
       batchId: string,
       input: CryptoBatchItemsRequest,
@@ -161,14 +155,14 @@ export interface MerchantFacade {
   };
   readonly webhooks: {
     create(input: WebhookCreateInput): Answer<Engine['webhooks']['create']>;
-    list(query?: QueryOf<WebhookListQuery>): Answer<Engine['webhooks']['list']>;
+    list(query?: QueryOf<PageQuery>): Answer<Engine['webhooks']['list']>;
     get(webhookId: string): Answer<Engine['webhooks']['get']>;
     update(webhookId: string, input: WebhookUpdateRequest): Answer<Engine['webhooks']['update']>;
     remove(webhookId: string): Answer<Engine['webhooks']['remove']>;
     rotateSecret(webhookId: string): Answer<Engine['webhooks']['rotateSecret']>;
     deliveries(
       webhookId: string,
-      query?: QueryOf<WebhookDeliveryListQuery>,
+      query?: QueryOf<PageQuery>,
     ): Answer<Engine['webhooks']['deliveries']>;
     redeliver(deliveryId: string): Answer<Engine['webhooks']['redeliver']>;
   };

@@ -273,30 +273,29 @@ const missingKeys = (fields: BeneficiaryFields, required: readonly string[]): st
   ...new Set(required.filter((key) => !Object.hasOwn(fields, key))),
 ];
 
+/** Every field `required` names that `fields` lacks, in the route's order, through `missing`. */
+const requireFields =
+  (missing: (fields: string) => PayrailError) =>
+  (
+    fields: BeneficiaryFields,
+    required: readonly string[],
+  ): E.Either<PayrailError, BeneficiaryFields> => {
+    const keys = missingKeys(fields, required);
+    return keys.length === 0 ? E.right(fields) : E.left(missing(keys.join(', ')));
+  };
+
 /**
  * A payout whose route requires profile fields: `beneficiary profile incomplete: missing <fields>`,
  * listing every missing one, comma-separated, in the route's order.
  */
-export const requireBeneficiaryFields = (
-  fields: BeneficiaryFields,
-  required: readonly string[],
-): E.Either<PayrailError, BeneficiaryFields> => {
-  const missing = missingKeys(fields, required);
-  return missing.length === 0
-    ? E.right(fields)
-    : E.left(payrailError('beneficiary_profile_incomplete', { fields: missing.join(', ') }));
-};
+export const requireBeneficiaryFields = requireFields((fields) =>
+  payrailError('beneficiary_profile_incomplete', { fields }),
+);
 
 /**
  * A standalone beneficiary created for a method that requires profile fields:
  * `fields missing required: <fields>`, same listing as `requireBeneficiaryFields`.
  */
-export const requireBeneficiaryCreateFields = (
-  fields: BeneficiaryFields,
-  required: readonly string[],
-): E.Either<PayrailError, BeneficiaryFields> => {
-  const missing = missingKeys(fields, required);
-  return missing.length === 0
-    ? E.right(fields)
-    : E.left(payrailError('fields_missing_required', { fields: missing.join(', ') }));
-};
+export const requireBeneficiaryCreateFields = requireFields((fields) =>
+  payrailError('fields_missing_required', { fields }),
+);

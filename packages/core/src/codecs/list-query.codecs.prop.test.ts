@@ -12,19 +12,15 @@ import {
   AcquiringOrderListQuery,
   accountStatusFilterValues,
   BalanceListQuery,
-  BatchItemListQuery,
-  BeneficiaryAccountListQuery,
-  BeneficiaryListQuery,
   DepositListQuery,
   fundingStatusFilterValues,
   LedgerListQuery,
   orderStatusFilterValues,
+  PageQuery,
   PayoutListQuery,
   PayoutMethodListQuery,
   PayoutNetworkListQuery,
   payoutStatusFilterValues,
-  WebhookDeliveryListQuery,
-  WebhookListQuery,
   WithdrawalListQuery,
 } from './list-query.codecs.js';
 
@@ -128,11 +124,7 @@ const endpoints: ReadonlyArray<readonly [t.Mixed, Readonly<Record<string, ParamS
     PayoutNetworkListQuery,
     { method_id: integerSpec(1, Number.MAX_SAFE_INTEGER), currency, include_schema: flagSpec },
   ],
-  [WebhookListQuery, page],
-  [WebhookDeliveryListQuery, page],
-  [BeneficiaryListQuery, page],
-  [BeneficiaryAccountListQuery, page],
-  [BatchItemListQuery, page],
+  [PageQuery, page],
 ];
 
 /** `invalid status`, `invalid review_status`, ... and `invalid <param>` read the same. */

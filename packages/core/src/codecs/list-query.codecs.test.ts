@@ -6,18 +6,14 @@ import {
   AccountListQuery,
   AcquiringOrderListQuery,
   BalanceListQuery,
-  BatchItemListQuery,
-  BeneficiaryAccountListQuery,
-  BeneficiaryListQuery,
   DepositListQuery,
   LedgerListQuery,
+  PageQuery,
   PayoutListQuery,
   PayoutMethodListQuery,
   PayoutNetworkListQuery,
   payoutStatusFilterValues,
   toQueryParams,
-  WebhookDeliveryListQuery,
-  WebhookListQuery,
   WithdrawalListQuery,
 } from './list-query.codecs.js';
 
@@ -36,11 +32,7 @@ describe('pagination (decisions §9)', () => {
     LedgerListQuery,
     PayoutListQuery,
     AcquiringOrderListQuery,
-    WebhookListQuery,
-    WebhookDeliveryListQuery,
-    BeneficiaryListQuery,
-    BeneficiaryAccountListQuery,
-    BatchItemListQuery,
+    PageQuery,
   ];
 
   it.each(paginated.map((codec) => [codec.name, codec] as const))(
@@ -54,9 +46,7 @@ describe('pagination (decisions §9)', () => {
   );
 
   it.each(['1', '20', '100'])('limit %s is accepted', (limit) => {
-    expect(WebhookListQuery.decode({ limit })).toEqual(
-      E.right({ limit: Number(limit), offset: 0 }),
-    );
+    expect(PageQuery.decode({ limit })).toEqual(E.right({ limit: Number(limit), offset: 0 }));
   });
 
   it.each(['0', '101', '-1', '1.5', 'abc', '020', '+5', '1e2', ' 5', '5 ', '99999999999999999999'])(
@@ -70,20 +60,18 @@ describe('pagination (decisions §9)', () => {
   );
 
   it.each(['0', '40', '9007199254740991'])('offset %s is accepted', (offset) => {
-    expect(BatchItemListQuery.decode({ offset })).toEqual(
-      E.right({ limit: 20, offset: Number(offset) }),
-    );
+    expect(PageQuery.decode({ offset })).toEqual(E.right({ limit: 20, offset: Number(offset) }));
   });
 
   it.each(['-1', '9007199254740992', '1.0', 'x', '00'])(
     'offset %j is `invalid offset`',
     (offset) => {
-      expect(messageOf(BatchItemListQuery, { offset })).toBe('invalid offset');
+      expect(messageOf(PageQuery, { offset })).toBe('invalid offset');
     },
   );
 
   it('a value that is not a string (a repeated parameter read as a list) is invalid', () => {
-    expect(messageOf(BeneficiaryListQuery, { limit: ['10', '20'] })).toBe('invalid limit');
+    expect(messageOf(PageQuery, { limit: ['10', '20'] })).toBe('invalid limit');
   });
 });
 
@@ -228,7 +216,7 @@ describe('filters', () => {
   });
 
   it('parameters an endpoint does not define are ignored', () => {
-    expect(WebhookListQuery.decode({ status: 'nonsense', _: '123', limit: '5' })).toEqual(
+    expect(PageQuery.decode({ status: 'nonsense', _: '123', limit: '5' })).toEqual(
       E.right({ limit: 5, offset: 0 }),
     );
   });
@@ -272,6 +260,6 @@ describe('encoding', () => {
     expect(
       LedgerListQuery.is({ limit: '20', offset: 0, sort_by: 'created_at', sort_order: 'desc' }),
     ).toBe(false);
-    expect(WebhookListQuery.is({ limit: 20, offset: 0, extra: 1 })).toBe(false);
+    expect(PageQuery.is({ limit: 20, offset: 0, extra: 1 })).toBe(false);
   });
 });

@@ -341,26 +341,9 @@ export const PayoutNetworkListQuery = listQuery('PayoutNetworkListQuery', {
 });
 export type PayoutNetworkListQuery = t.TypeOf<typeof PayoutNetworkListQuery>;
 
-/** `GET /payment/webhooks`. */
-/** A list with nothing to filter: the operator's catalogue pages (limit, offset). */
+/**
+ * A list with nothing to filter but its page (limit, offset): the webhooks, their deliveries,
+ * beneficiaries, beneficiary accounts, a batch's items and the operator's catalogue pages.
+ */
 export const PageQuery = listQuery('PageQuery', page);
 export type PageQuery = t.TypeOf<typeof PageQuery>;
-
-export const WebhookListQuery = listQuery('WebhookListQuery', page);
-export type WebhookListQuery = t.TypeOf<typeof WebhookListQuery>;
-
-/** `GET /payment/webhooks/{webhook_id}/deliveries`. */
-export const WebhookDeliveryListQuery = listQuery('WebhookDeliveryListQuery', page);
-export type WebhookDeliveryListQuery = t.TypeOf<typeof WebhookDeliveryListQuery>;
-
-/** `GET /payment/beneficiaries`. */
-export const BeneficiaryListQuery = listQuery('BeneficiaryListQuery', page);
-export type BeneficiaryListQuery = t.TypeOf<typeof BeneficiaryListQuery>;
-
-/** `GET /payment/beneficiary-accounts`. */
-export const BeneficiaryAccountListQuery = listQuery('BeneficiaryAccountListQuery', page);
-export type BeneficiaryAccountListQuery = t.TypeOf<typeof BeneficiaryAccountListQuery>;
-
-/** `GET /payment/crypto-payouts/batches/{batch_id}/items`. */
-export const BatchItemListQuery = listQuery('BatchItemListQuery', page);
-export type BatchItemListQuery = t.TypeOf<typeof BatchItemListQuery>;

@@ -13,11 +13,10 @@ import {
   decodeWebhookCreate,
   decodeWebhookUpdate,
   decodeWith,
+  PageQuery,
   payrailError,
   type StoreTransaction,
-  WebhookDeliveryListQuery,
   type WebhookDeliveryRecord,
-  WebhookListQuery,
   type WebhookRecord,
 } from '@payrail/core';
 import { requirePermission } from '../access-control.js';
@@ -88,7 +87,7 @@ export const webhookUseCases = (deps: EngineDeps) => {
   const list = (caller: Caller, raw: Query) =>
     work(async (tx) => {
       requirePermission(caller, 'payment.webhook.read');
-      const query = orRefuse(decodeWith(WebhookListQuery)(raw));
+      const query = orRefuse(decodeWith(PageQuery)(raw));
       const visible = (await listAll(tx.webhooks, { scope: caller.account_id })).filter(
         (webhook) => webhook.status !== 'deleted',
       );
@@ -148,7 +147,7 @@ export const webhookUseCases = (deps: EngineDeps) => {
   const deliveries = (caller: Caller, webhookId: string, raw: Query) =>
     work(async (tx) => {
       requirePermission(caller, 'payment.webhook.read');
-      const query = orRefuse(decodeWith(WebhookDeliveryListQuery)(raw));
+      const query = orRefuse(decodeWith(PageQuery)(raw));
       const webhook = await loadWebhook(tx, caller, webhookId);
       const page = await tx.webhookDeliveries.list({
         scope: caller.account_id,

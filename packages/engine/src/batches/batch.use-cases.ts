@@ -11,7 +11,6 @@
  */
 import {
   type AccountRecord,
-  BatchItemListQuery,
   batchRefusalOf,
   type CryptoBatchEvent,
   type CryptoBatchInput,
@@ -29,6 +28,7 @@ import {
   type IdGenerator,
   isJsonObject,
   isNotifyUrl,
+  PageQuery,
   payoutIdsFor,
   payrailError,
   presentValue,
@@ -201,7 +201,7 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.read');
       await callerAccount(tx, caller, 'allowed', 'payout');
-      const { limit, offset } = orRefuse(decodeWith(BatchItemListQuery)(query));
+      const { limit, offset } = orRefuse(decodeWith(PageQuery)(query));
       const batch = await merchantBatch(tx, caller, batchId);
       const all = cryptoBatchItemsView(batch.snapshot);
       return { items: all.slice(offset, offset + limit), total: all.length, limit, offset };
@@ -224,39 +224,34 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
     });
   };
 
-  const approve = (caller: Caller, batchId: string) => {
-    const now = deps.clock.now();
-    return run(async (tx) => {
-      requirePermission(caller, 'payment.payout.submit');
-      const account = await callerAccount(tx, caller, 'refused', 'payout');
-      const batch = await merchantBatch(tx, caller, batchId);
-      const event: CryptoBatchEvent = {
-        type: 'batch.approve',
-        key_id: caller.key_id,
-        at: now,
-        ...(batch.snapshot.context.submit_on_approve
-          ? { payout_ids: payoutIdsOf(batch.snapshot) }
-          : {}),
-      };
-      return batchAnswerOf(await advance(tx, account, batch, event));
-    });
-  };
+  /** Approve or submit: the same checks, then the event the batch's own state calls for. */
+  const advanceBatch =
+    (eventOf: (batch: LoadedBatch, keyId: string, at: number) => CryptoBatchEvent) =>
+    (caller: Caller, batchId: string) => {
+      const now = deps.clock.now();
+      return run(async (tx) => {
+        requirePermission(caller, 'payment.payout.submit');
+        const account = await callerAccount(tx, caller, 'refused', 'payout');
+        const batch = await merchantBatch(tx, caller, batchId);
+        return batchAnswerOf(await advance(tx, account, batch, eventOf(batch, caller.key_id, now)));
+      });
+    };
 
-  const submit = (caller: Caller, batchId: string) => {
-    const now = deps.clock.now();
-    return run(async (tx) => {
-      requirePermission(caller, 'payment.payout.submit');
-      const account = await callerAccount(tx, caller, 'refused', 'payout');
-      const batch = await merchantBatch(tx, caller, batchId);
-      const event: CryptoBatchEvent = {
-        type: 'batch.submit',
-        key_id: caller.key_id,
-        at: now,
-        payout_ids: payoutIdsOf(batch.snapshot),
-      };
-      return batchAnswerOf(await advance(tx, account, batch, event));
-    });
-  };
+  const approve = advanceBatch((batch, key_id, at) => ({
+    type: 'batch.approve',
+    key_id,
+    at,
+    ...(batch.snapshot.context.submit_on_approve
+      ? { payout_ids: payoutIdsOf(batch.snapshot) }
+      : {}),
+  }));
+
+  const submit = advanceBatch((batch, key_id, at) => ({
+    type: 'batch.submit',
+    key_id,
+    at,
+    payout_ids: payoutIdsOf(batch.snapshot),
+  }));
 
   return { create, get, items, addItems, approve, submit };
 };

@@ -5,17 +5,16 @@
  * (`beneficiary account already exists`). Account fields are answered masked (`fields_masked`).
  */
 import {
-  BeneficiaryAccountListQuery,
   BeneficiaryAccountPatchRequest,
   type BeneficiaryAccountRecord,
   BeneficiaryCreateRequest,
-  BeneficiaryListQuery,
   BeneficiaryPatchRequest,
   type BeneficiaryRecord,
   type Currency,
   decodeBeneficiaryAccountCreate,
   decodeWith,
   isStoreFailure,
+  PageQuery,
   payrailError,
   requireBeneficiaryCreateFields,
   type StoreTransaction,
@@ -129,7 +128,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
     list: (caller: Caller, query: Query) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary.read');
-        const q = orRefuse(decodeWith(BeneficiaryListQuery)(query));
+        const q = orRefuse(decodeWith(PageQuery)(query));
         const page = await tx.beneficiaries.list({
           scope: caller.account_id,
           limit: q.limit,
@@ -200,7 +199,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
     list: (caller: Caller, query: Query) =>
       unitOfWork(deps.store, async (tx) => {
         await withAccount(tx, caller, 'payment.payout.beneficiary_account.read');
-        const q = orRefuse(decodeWith(BeneficiaryAccountListQuery)(query));
+        const q = orRefuse(decodeWith(PageQuery)(query));
         const page = await tx.beneficiaryAccounts.list({
           scope: caller.account_id,
           limit: q.limit,

@@ -6,7 +6,7 @@
  * `payment.payout.read`, an active account with payouts, and `payout not found` for another
  * merchant's payout.
  */
-import { decodeWith, payrailError, WebhookDeliveryListQuery } from '@payrail/core';
+import { decodeWith, PageQuery, payrailError } from '@payrail/core';
 import { deliveryView } from '../access/access.views.js';
 import { requirePermission } from '../access-control.js';
 import type { Caller, Query } from '../engine-api.js';
@@ -20,7 +20,7 @@ export const payoutDeliveries =
     unitOfWork(deps.store, async (tx) => {
       requirePermission(caller, 'payment.payout.read');
       await callerAccount(tx, caller, 'refused', 'payout');
-      const query = orRefuse(decodeWith(WebhookDeliveryListQuery)(raw));
+      const query = orRefuse(decodeWith(PageQuery)(raw));
       const payout =
         (await tx.payouts.get(payoutId, caller.account_id)) ??
         refuse(payrailError('payout_not_found'));
