@@ -43,15 +43,13 @@ import { methodServesCurrency } from './payout-routing.js';
 /** The admin lists take `limit` and `offset` only (the same rules as every list). */
 const decodePage = decodeWith(PageQuery);
 
-const methodDraftOf = (record: PayoutMethodRecord): PayoutMethodDraft => ({
-  method_id: record.method_id,
-  name: record.name,
-  currency_type: record.currency_type,
-  currencies: record.currencies,
-  network_codes: record.network_codes,
-  channel_ids: record.channel_ids,
-  status: record.status,
-});
+/** What a PATCH is merged over: the method as the operator wrote it, without the store's meta. */
+const methodDraftOf = ({
+  version: _version,
+  created_at: _created,
+  updated_at: _updated,
+  ...draft
+}: PayoutMethodRecord): PayoutMethodDraft => draft;
 
 /** Every network a method names must exist (`network not found`). */
 const checkNetworksExist = async (tx: StoreTransaction, codes: readonly string[]) => {
