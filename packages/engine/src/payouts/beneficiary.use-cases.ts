@@ -14,6 +14,7 @@ import {
   decodeBeneficiaryAccountCreate,
   decodeWith,
   isStoreFailure,
+  type Page,
   PageQuery,
   payrailError,
   requireBeneficiaryCreateFields,
@@ -59,6 +60,27 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
     requirePermission(caller, permission);
     return callerAccount(tx, caller, 'refused', 'payout');
   };
+
+  /** A page of the caller's own records of one collection, as `view` shows them. */
+  const listOwn =
+    <R, V>(
+      permission: Permission,
+      collection: (tx: StoreTransaction) => {
+        list(query: { scope: string; limit: number; offset: number }): Promise<Page<R>>;
+      },
+      view: (record: R) => V,
+    ) =>
+    (caller: Caller, query: Query) =>
+      unitOfWork(deps.store, async (tx) => {
+        await withAccount(tx, caller, permission);
+        const q = orRefuse(decodeWith(PageQuery)(query));
+        const page = await collection(tx).list({
+          scope: caller.account_id,
+          limit: q.limit,
+          offset: q.offset,
+        });
+        return pageView(page, view);
+      });
 
   /**
    * An id in the path that does not resolve is 404 (`beneficiary_id not found`); one in a body is
@@ -125,17 +147,7 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
         };
       }),
 
-    list: (caller: Caller, query: Query) =>
-      unitOfWork(deps.store, async (tx) => {
-        await withAccount(tx, caller, 'payment.payout.beneficiary.read');
-        const q = orRefuse(decodeWith(PageQuery)(query));
-        const page = await tx.beneficiaries.list({
-          scope: caller.account_id,
-          limit: q.limit,
-          offset: q.offset,
-        });
-        return pageView(page, beneficiaryView);
-      }),
+    list: listOwn('payment.payout.beneficiary.read', (tx) => tx.beneficiaries, beneficiaryView),
 
     /** `PATCH /payment/beneficiaries/{id}`: `status` active or disabled. */
     update: (caller: Caller, beneficiaryId: string, body: unknown) => {
@@ -196,17 +208,11 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
         return { beneficiary_account: beneficiaryAccountView(account) };
       }),
 
-    list: (caller: Caller, query: Query) =>
-      unitOfWork(deps.store, async (tx) => {
-        await withAccount(tx, caller, 'payment.payout.beneficiary_account.read');
-        const q = orRefuse(decodeWith(PageQuery)(query));
-        const page = await tx.beneficiaryAccounts.list({
-          scope: caller.account_id,
-          limit: q.limit,
-          offset: q.offset,
-        });
-        return pageView(page, beneficiaryAccountView);
-      }),
+    list: listOwn(
+      'payment.payout.beneficiary_account.read',
+      (tx) => tx.beneficiaryAccounts,
+      beneficiaryAccountView,
+    ),
 
     /** `PATCH /payment/beneficiary-accounts/{id}`: `status` active, disabled or suspended. */
     update: (caller: Caller, beneficiaryAccountId: string, body: unknown) => {
