@@ -13,6 +13,7 @@ import {
   DecimalString,
   nullable,
   oneOf,
+  timestamps,
   UnixSeconds,
   WholeNumber,
 } from './common-answers.codecs.js';
@@ -31,8 +32,7 @@ export const AccountView = t.strict({
   products: t.strict({ payout: t.boolean, acquiring: t.boolean }),
   enabled_pay_tokens: t.readonlyArray(PayTokenIdCode),
   default_pay_tokens: t.readonlyArray(PayTokenIdCode),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type AccountView = t.TypeOf<typeof AccountView>;
 
@@ -44,8 +44,7 @@ export const MerchantView = t.strict({
   status: t.keyof({ active: null, disabled: null }),
   currencies: t.readonlyArray(CurrencyCode),
   notify_secret: t.string,
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type MerchantView = t.TypeOf<typeof MerchantView>;
 
@@ -68,8 +67,7 @@ const apiKeyProps = {
   status: t.keyof({ active: null, disabled: null, deleted: null }),
   ip_whitelist: t.readonlyArray(t.string),
   expires_at: UnixSeconds,
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 };
 
 /** `data.api_key`, never its token. */
@@ -85,8 +83,7 @@ const webhookProps = {
   url: t.string,
   events: t.readonlyArray(t.string),
   status: t.keyof({ active: null, inactive: null, deleted: null }),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 };
 
 /** `data.webhook`, without its secret. */
@@ -120,8 +117,7 @@ export const WebhookDeliveryView = t.strict({
   url: t.string,
   status: t.keyof({ pending: null, succeeded: null, failed: null }),
   attempts: t.readonlyArray(DeliveryAttemptView),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type WebhookDeliveryView = t.TypeOf<typeof WebhookDeliveryView>;
 
@@ -133,8 +129,7 @@ export const FundingView = t.strict({
   amount: DecimalString,
   status: oneOf('FundingStatus', fundingStatusFilterValues),
   tx_hash: nullable(t.string),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type FundingView = t.TypeOf<typeof FundingView>;
 

@@ -12,6 +12,7 @@ import {
   DecimalString,
   nullable,
   oneOf,
+  timestamps,
   UnixSeconds,
   WholeNumber,
 } from './common-answers.codecs.js';
@@ -42,8 +43,7 @@ export const OrderView = t.strict({
   /** Beyond the interface (ADR 0021): the hosted page redirects by itself once completed. */
   redirect_automatically: t.boolean,
   expire_time: UnixSeconds,
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type OrderView = t.TypeOf<typeof OrderView>;
 
@@ -81,8 +81,7 @@ export const PaymentView = t.strict({
   status: PaymentStatusCode,
   detected_at: UnixSeconds,
   confirmed_at: nullable(UnixSeconds),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type PaymentView = t.TypeOf<typeof PaymentView>;
 

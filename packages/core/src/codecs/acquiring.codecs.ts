@@ -32,10 +32,12 @@ import {
   type LeafSchema,
   leaf,
   leafFrom,
+  oneOfLeaf,
   present,
   request,
   requiredField,
   rule,
+  wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
 import { isAbsoluteHttpsUrl } from './webhook.codecs.js';
@@ -44,12 +46,10 @@ import { isAbsoluteHttpsUrl } from './webhook.codecs.js';
 // Field rules
 
 /** How the payer pays: chooses on the hosted page (`checkout`), or gets an address at once. */
-export const orderModes = ['checkout', 'direct'] as const;
-export type OrderMode = (typeof orderModes)[number];
+const orderModes = ['checkout', 'direct'] as const;
 
 /** Checkout types this service offers; the interface names only the default. */
-export const checkoutTypes = ['hosted'] as const;
-export type CheckoutType = (typeof checkoutTypes)[number];
+const checkoutTypes = ['hosted'] as const;
 
 const expireSecondsRange = { min: 60, max: 10800 } as const;
 
@@ -80,7 +80,7 @@ const merchantText = (field: TextField, description?: string) =>
   leaf<string>(
     `MerchantText(${field})`,
     (u): u is string => isMerchantText(u, field),
-    validationFailed,
+    'validation_failed',
     textSchema(field, description),
   );
 
@@ -162,15 +162,10 @@ const AllowedPayCurrencies = leafFrom<readonly PayTokenId[]>(
 );
 
 /** Any value that is not a whole number of seconds in range answers the range message. */
-const ExpireSeconds = leaf<number>(
+const ExpireSeconds = wholeNumberLeaf(
   'ExpireSeconds',
-  (u): u is number =>
-    typeof u === 'number' &&
-    Number.isInteger(u) &&
-    u >= expireSecondsRange.min &&
-    u <= expireSecondsRange.max,
-  () => payrailError('expire_seconds_range'),
-  { type: 'integer', minimum: expireSecondsRange.min, maximum: expireSecondsRange.max },
+  { minimum: expireSecondsRange.min, maximum: expireSecondsRange.max },
+  'expire_seconds_range',
 );
 
 /** A path on our own origin: one leading `/`, never `//` or a backslash (browsers read both as
@@ -184,7 +179,7 @@ export const isSameOriginPath = (value: unknown): value is string =>
 const RedirectUrl = leaf<string>(
   'RedirectUrl',
   (u): u is string => isAbsoluteHttpsUrl(u) || isSameOriginPath(u),
-  () => payrailError('redirect_url_invalid'),
+  'redirect_url_invalid',
   {
     type: 'string',
     maxLength: 2048,
@@ -192,12 +187,12 @@ const RedirectUrl = leaf<string>(
   },
 );
 
-const LogoUrl = leaf<string>(
-  'LogoUrl',
-  isAbsoluteHttpsUrl,
-  () => payrailError('logo_url_invalid'),
-  { type: 'string', format: 'uri', maxLength: 2048, description: 'absolute https URL' },
-);
+const LogoUrl = leaf<string>('LogoUrl', isAbsoluteHttpsUrl, 'logo_url_invalid', {
+  type: 'string',
+  format: 'uri',
+  maxLength: 2048,
+  description: 'absolute https URL',
+});
 
 /** An optional note: blank is the same as not sent; else the merchant text rule. */
 const Remark = leafFrom<string | undefined>(
@@ -212,27 +207,15 @@ const Remark = leafFrom<string | undefined>(
   textSchema('remark', 'blank is the same as not sent'),
 );
 
-const isOrderMode = (u: unknown): u is OrderMode => (orderModes as readonly unknown[]).includes(u);
-const isCheckoutType = (u: unknown): u is CheckoutType =>
-  (checkoutTypes as readonly unknown[]).includes(u);
+const Mode = oneOfLeaf('OrderMode', orderModes, 'mode_invalid');
 
-const Mode = leaf<OrderMode>('OrderMode', isOrderMode, () => payrailError('mode_invalid'), {
-  type: 'string',
-  enum: [...orderModes],
-});
-
-const CheckoutTypeLeaf = leaf<CheckoutType>(
-  'CheckoutType',
-  isCheckoutType,
-  () => payrailError('checkout_type_unsupported'),
-  { type: 'string', enum: [...checkoutTypes] },
-);
+const CheckoutTypeLeaf = oneOfLeaf('CheckoutType', checkoutTypes, 'checkout_type_unsupported');
 
 /** A JSON boolean, absent or `null` meaning false; `"true"`, `1` and the like are shape errors. */
 const RedirectAutomatically = leaf<boolean>(
   'RedirectAutomatically',
   (u): u is boolean => typeof u === 'boolean',
-  validationFailed,
+  'validation_failed',
   {
     type: 'boolean',
     description:
@@ -288,12 +271,10 @@ const orderCreateFields = t.intersection([
     t.type({
       out_trade_no: requiredText('out_trade_no', 'merchant order number, unique'),
       order_currency: requiredField(
-        leaf<'USD'>(
-          'OrderCurrency',
-          (u): u is 'USD' => u === 'USD',
-          () => payrailError('order_currency_only_usd'),
-          { type: 'string', enum: ['USD'] },
-        ),
+        leaf<'USD'>('OrderCurrency', (u): u is 'USD' => u === 'USD', 'order_currency_only_usd', {
+          type: 'string',
+          enum: ['USD'],
+        }),
         required('order_currency'),
       ),
       /** At the USD scale: "10.50". */
@@ -402,7 +383,7 @@ export const decodeAcquiringOrderClose: (
 ) => E.Either<PayrailError, AcquiringOrderCloseRequest> = decodeWith(AcquiringOrderCloseRequest);
 
 const selectionMember = (name: string, values: readonly string[]) =>
-  leaf<string>(name, (u): u is string => typeof u === 'string', validationFailed, {
+  leaf<string>(name, (u): u is string => typeof u === 'string', 'validation_failed', {
     type: 'string',
     enum: [...values],
   });

@@ -24,11 +24,14 @@ import {
   decodeWith,
   defined,
   hasLengthBetween,
+  isOneOf,
   leaf,
   leafFrom,
+  oneOfLeaf,
   present,
   request,
   requiredField,
+  wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
 import { isIpRange } from './ip-ranges.js';
@@ -58,8 +61,7 @@ export const apiKeyPermissions = [
 ] as const;
 export type ApiKeyPermission = (typeof apiKeyPermissions)[number];
 
-export const isApiKeyPermission = (value: unknown): value is ApiKeyPermission =>
-  (apiKeyPermissions as readonly unknown[]).includes(value);
+export const isApiKeyPermission = isOneOf(apiKeyPermissions);
 
 const apiKeyEnvironments = ['sandbox', 'live'] as const satisfies readonly Environment[];
 
@@ -81,10 +83,6 @@ export const apiKeyLimits = {
 const merchantNameMaxLength = 200;
 
 const validationFailed = (): PayrailError => payrailError('validation_failed');
-const isOneOf =
-  <const V extends readonly unknown[]>(values: V) =>
-  (u: unknown): u is V[number] =>
-    values.includes(u);
 const isBoolean = (u: unknown): u is boolean => typeof u === 'boolean';
 const isStringArray = (u: unknown): u is readonly string[] =>
   Array.isArray(u) && u.every((item) => typeof item === 'string');
@@ -92,7 +90,7 @@ const unique = <A>(items: readonly A[]): A[] => [...new Set(items)];
 const isUniqueList = <A>(u: unknown, is: (item: unknown) => item is A): u is readonly A[] =>
   Array.isArray(u) && u.every(is) && new Set(u).size === u.length;
 
-const Flag = leaf<boolean>('Flag', isBoolean, validationFailed, { type: 'boolean' });
+const Flag = leaf<boolean>('Flag', isBoolean, 'validation_failed', { type: 'boolean' });
 
 // ---------------------------------------------------------------------------------------------
 // POST /admin/merchants
@@ -100,7 +98,7 @@ const Flag = leaf<boolean>('Flag', isBoolean, validationFailed, { type: 'boolean
 const MerchantName = leaf<string>(
   'MerchantName',
   (u): u is string => typeof u === 'string' && hasLengthBetween(u, 1, merchantNameMaxLength),
-  validationFailed,
+  'validation_failed',
   { type: 'string', minLength: 1, maxLength: merchantNameMaxLength },
 );
 
@@ -141,12 +139,7 @@ export const decodeMerchantCreate = decodeWith(MerchantCreateRequest);
 // ---------------------------------------------------------------------------------------------
 // PATCH /admin/accounts/{account_id}
 
-const AccountStatus = leaf<AccountStatus>(
-  'AccountStatus',
-  isOneOf(accountStatuses),
-  () => payrailError('invalid_status'),
-  { type: 'string', enum: [...accountStatuses] },
-);
+const AccountStatus = oneOfLeaf('AccountStatus', accountStatuses, 'invalid_status');
 
 /** `{payout?, acquiring?}` booleans; anything but an object is `Validation Failed`. */
 const AccountProducts = request(
@@ -212,12 +205,7 @@ const ApiKeyPermissions = leafFrom<readonly ApiKeyPermission[]>(
   { type: 'array', minItems: 1, items: { type: 'string', enum: [...apiKeyPermissions] } },
 );
 
-const ApiKeyEnvironment = leaf<(typeof apiKeyEnvironments)[number]>(
-  'ApiKeyEnvironment',
-  isOneOf(apiKeyEnvironments),
-  validationFailed,
-  { type: 'string', enum: [...apiKeyEnvironments] },
-);
+const ApiKeyEnvironment = oneOfLeaf('ApiKeyEnvironment', apiKeyEnvironments, 'validation_failed');
 
 const IpWhitelist = leafFrom<readonly string[]>(
   'IpWhitelist',
@@ -234,25 +222,16 @@ const IpWhitelist = leafFrom<readonly string[]>(
   },
 );
 
-const ExpiresInSeconds = leaf<number>(
+const ExpiresInSeconds = wholeNumberLeaf(
   'ExpiresInSeconds',
-  (u): u is number =>
-    typeof u === 'number' &&
-    Number.isSafeInteger(u) &&
-    u >= apiKeyLimits.minExpiresInSeconds &&
-    u <= apiKeyLimits.maxExpiresInSeconds,
-  validationFailed,
-  {
-    type: 'integer',
-    minimum: apiKeyLimits.minExpiresInSeconds,
-    maximum: apiKeyLimits.maxExpiresInSeconds,
-  },
+  { minimum: apiKeyLimits.minExpiresInSeconds, maximum: apiKeyLimits.maxExpiresInSeconds },
+  'validation_failed',
 );
 
 const ApiKeyName = leaf<string>(
   'ApiKeyName',
   (u): u is string => typeof u === 'string' && codePointLength(u) <= apiKeyLimits.maxNameLength,
-  validationFailed,
+  'validation_failed',
   { type: 'string', maxLength: apiKeyLimits.maxNameLength },
 );
 
@@ -287,12 +266,7 @@ export const decodeApiKeyIssue = decodeWith(ApiKeyIssueRequest);
 // ---------------------------------------------------------------------------------------------
 // PATCH /admin/api-keys/{key_id}
 
-const ApiKeyPatchStatus = leaf<ApiKeyPatchStatus>(
-  'ApiKeyPatchStatus',
-  isOneOf(apiKeyPatchStatuses),
-  () => payrailError('invalid_status'),
-  { type: 'string', enum: [...apiKeyPatchStatuses] },
-);
+const ApiKeyPatchStatus = oneOfLeaf('ApiKeyPatchStatus', apiKeyPatchStatuses, 'invalid_status');
 
 /**
  * `request required` → no status: `no changes` (as for the beneficiary PATCHes) → not `active`
@@ -308,12 +282,7 @@ export const decodeApiKeyUpdate = decodeWith(ApiKeyUpdateRequest);
 // ---------------------------------------------------------------------------------------------
 // POST /admin/accounts/{account_id}/credit (sandbox only)
 
-const SupportedCurrency = leaf<Currency>(
-  'SupportedCurrency',
-  isCurrency,
-  () => payrailError('currency_not_supported'),
-  { type: 'string', enum: [...currencies] },
-);
+const SupportedCurrency = oneOfLeaf('SupportedCurrency', currencies, 'currency_not_supported');
 
 /**
  * A decimal string at the scale of the body's currency (the money module's messages), greater
@@ -358,12 +327,7 @@ export const decodeAccountCredit = decodeWith(AccountCreditRequest);
 // ---------------------------------------------------------------------------------------------
 // POST /admin/sandbox/clock/advance (sandbox only)
 
-const ClockSeconds = leaf<number>(
-  'ClockSeconds',
-  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0,
-  validationFailed,
-  { type: 'integer', minimum: 0 },
-);
+const ClockSeconds = wholeNumberLeaf('ClockSeconds', { minimum: 0 }, 'validation_failed');
 
 /**
  * `request required` → `seconds required` (absent or `null`) → seconds a whole number of seconds,

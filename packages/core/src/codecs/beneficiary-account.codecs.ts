@@ -123,7 +123,7 @@ export const labelLeaf = (name: string, max: number, description?: string) =>
   leaf<string>(
     name,
     (u): u is string => typeof u === 'string' && hasLengthBetween(u, 1, max),
-    () => payrailError('validation_failed'),
+    'validation_failed',
     {
       type: 'string',
       minLength: 1,
@@ -136,7 +136,7 @@ export const labelLeaf = (name: string, max: number, description?: string) =>
 const NetworkCode = leaf<string>(
   'NetworkCode',
   (u): u is string => typeof u === 'string',
-  () => payrailError('validation_failed'),
+  'validation_failed',
   { type: 'string', description: 'receiving network code (payout-networks lookup), e.g. WALLETA' },
 );
 

@@ -245,7 +245,7 @@ export type BeneficiaryFields = t.TypeOf<typeof BeneficiaryFields>;
 export const BeneficiaryName = leaf<string>(
   'BeneficiaryName',
   (u): u is string => typeof u === 'string' && codePointLength(u) <= 200,
-  () => payrailError('validation_failed'),
+  'validation_failed',
   { type: 'string', minLength: 1, maxLength: 200, description: 'recipient name' },
 );
 

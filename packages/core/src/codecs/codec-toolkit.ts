@@ -17,7 +17,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
-import { isPayrailError, type PayrailError, payrailError } from '../errors/error-catalogue.js';
+import {
+  isPayrailError,
+  type PayrailError,
+  type PlainErrorKey,
+  payrailError,
+} from '../errors/error-catalogue.js';
 
 // ---------------------------------------------------------------------------------------------
 // Reading JSON
@@ -136,14 +141,58 @@ export class LeafType<A> extends t.Type<A, A, unknown> {
   }
 }
 
-/** A leaf that accepts what `is` accepts, as it is, and fails with `error(u)` otherwise. */
+/**
+ * A leaf that accepts what `is` accepts, as it is, and fails otherwise with the catalogue's
+ * `error` (a key whose message has no placeholders) or with what `error(u)` builds.
+ */
 export const leaf = <A>(
   name: string,
   is: (u: unknown) => u is A,
-  error: (u: unknown) => PayrailError,
+  error: PlainErrorKey | ((u: unknown) => PayrailError),
   schema: LeafSchema,
-): LeafType<A> =>
-  new LeafType<A>(name, is, (u, c) => (is(u) ? t.success(u) : fail(u, c, error(u))), schema);
+): LeafType<A> => {
+  const refusal = typeof error === 'string' ? () => payrailError(error) : error;
+  return new LeafType<A>(
+    name,
+    is,
+    (u, c) => (is(u) ? t.success(u) : fail(u, c, refusal(u))),
+    schema,
+  );
+};
+
+/** Whether `u` is one of `values` (a type guard for a `const` list). */
+export const isOneOf =
+  <const V extends readonly unknown[]>(values: V) =>
+  (u: unknown): u is V[number] =>
+    values.includes(u);
+
+/** A leaf that accepts one of the strings `values` (the document lists them) and else `error`. */
+export const oneOfLeaf = <const V extends readonly string[]>(
+  name: string,
+  values: V,
+  error: PlainErrorKey,
+): LeafType<V[number]> =>
+  leaf<V[number]>(name, isOneOf(values), error, { type: 'string', enum: [...values] });
+
+/**
+ * A leaf that accepts a whole number from `minimum` to `maximum` (a safe integer when no maximum
+ * is given) and else `error`.
+ */
+export const wholeNumberLeaf = (
+  name: string,
+  range: { readonly minimum: number; readonly maximum?: number },
+  error: PlainErrorKey,
+  description?: string,
+): LeafType<number> => {
+  const { minimum, maximum = Number.MAX_SAFE_INTEGER } = range;
+  return leaf<number>(
+    name,
+    (u): u is number =>
+      typeof u === 'number' && Number.isSafeInteger(u) && u >= minimum && u <= maximum,
+    error,
+    { type: 'integer', ...range, ...(description === undefined ? {} : { description }) },
+  );
+};
 
 /**
  * The raw value of `key` beside the field being read (`null` as absent): the object the

@@ -56,8 +56,15 @@ export const CurrencyCode = oneOf<readonly Currency[]>('CurrencyCode', currencie
 /** `T | null`: a field the answer always carries, `null` when it has no value. */
 export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 
+/** `created_at` and `updated_at`: when a record was made and last changed, in Unix seconds. */
+export const timestamps = { created_at: UnixSeconds, updated_at: UnixSeconds };
+
 /** `data: { <key>: view, ... }`: a closed object of the answer's objects. */
 export const answerOf = <P extends t.Props>(props: P) => t.strict(props);
+
+/** `data: { <key>: view }`: one resource under its name, the common answer. */
+export const resourceAnswerOf = <K extends string, C extends t.Mixed>(key: K, view: C) =>
+  answerOf({ [key]: view } as { [P in K]: C });
 
 /** `data: { items, total, limit, offset }` (decisions §9). */
 export const pageOf = <C extends t.Mixed>(item: C) =>

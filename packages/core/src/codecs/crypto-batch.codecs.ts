@@ -53,9 +53,11 @@ import {
   type LeafSchema,
   leaf,
   leafFrom,
+  oneOfLeaf,
   request,
   requiredField,
   type Sibling,
+  wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
 
@@ -119,7 +121,7 @@ const NetworkCode = leafFrom<CryptoNetworkCode>(
 const DisplayName = leaf<string>(
   'CryptoDisplayName',
   (u): u is string => typeof u === 'string',
-  validationFailed,
+  'validation_failed',
   { type: 'string' },
 );
 
@@ -333,24 +335,19 @@ const cryptoBatchItems = (currencyOf: (sibling: Sibling) => CryptoCurrency) =>
 // ---------------------------------------------------------------------------------------------
 // Create and add-items
 
-const BatchCurrency = leaf<CryptoCurrency>(
-  'BatchCurrency',
-  isCryptoCurrency,
-  () => payrailError('only_crypto_currency'),
-  { type: 'string', enum: [...cryptoCurrencies] },
-);
+const BatchCurrency = oneOfLeaf('BatchCurrency', cryptoCurrencies, 'only_crypto_currency');
 
-const MethodId = leaf<number>(
+const MethodId = wholeNumberLeaf(
   'PayoutMethodId',
-  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
-  validationFailed,
-  { type: 'integer', minimum: 1, description: 'payout method id (payout-methods lookup)' },
+  { minimum: 1 },
+  'validation_failed',
+  'payout method id (payout-methods lookup)',
 );
 
 const Submit = leaf<boolean>(
   'SubmitOnApproval',
   (u): u is boolean => typeof u === 'boolean',
-  validationFailed,
+  'validation_failed',
   {
     type: 'boolean',
     default: true,

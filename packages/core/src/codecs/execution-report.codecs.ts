@@ -14,34 +14,33 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { codePointLength, decodeWith, leaf, request, requiredField } from './codec-toolkit.js';
+import {
+  codePointLength,
+  decodeWith,
+  leaf,
+  oneOfLeaf,
+  request,
+  requiredField,
+} from './codec-toolkit.js';
 
 export const executionReportStatuses = ['processing', 'completed', 'failed'] as const;
 export type ExecutionReportStatus = (typeof executionReportStatuses)[number];
 
-const isStatus = (u: unknown): u is ExecutionReportStatus =>
-  (executionReportStatuses as readonly unknown[]).includes(u);
-
 export const executionReasonMaxLength = 256;
 
-const ReportStatus = leaf<ExecutionReportStatus>(
-  'ExecutionReportStatus',
-  isStatus,
-  () => payrailError('invalid_status'),
-  { type: 'string', enum: [...executionReportStatuses] },
-);
+const ReportStatus = oneOfLeaf('ExecutionReportStatus', executionReportStatuses, 'invalid_status');
 
 const FailedStatus = leaf<'failed'>(
   'FailedExecutionStatus',
   (u): u is 'failed' => u === 'failed',
-  () => payrailError('invalid_status'),
+  'invalid_status',
   { const: 'failed' },
 );
 
 const FailureReason = leaf<string>(
   'ExecutionFailureReason',
   (u): u is string => typeof u === 'string' && codePointLength(u) <= executionReasonMaxLength,
-  () => payrailError('validation_failed'),
+  'validation_failed',
   { type: 'string', minLength: 1, maxLength: executionReasonMaxLength },
 );
 

@@ -30,6 +30,7 @@ import type { SortOrder } from '../ports/store.js';
 import {
   DefaultType,
   isJsonObject,
+  isOneOf,
   type LeafSchema,
   type LeafType,
   leafFrom,
@@ -102,7 +103,7 @@ const param = <A extends QueryValue>(
   );
 
 const oneOf = <const V extends readonly string[]>(name: string, values: V, description: string) => {
-  const is = (u: unknown): u is V[number] => (values as readonly unknown[]).includes(u);
+  const is = isOneOf(values);
   return param<V[number]>(name, is, (raw) => (is(raw) ? raw : undefined), {
     type: 'string',
     enum: [...values],

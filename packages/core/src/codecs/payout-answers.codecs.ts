@@ -11,7 +11,7 @@ import {
   DecimalString,
   nullable,
   oneOf,
-  UnixSeconds,
+  timestamps,
   WholeNumber,
 } from './common-answers.codecs.js';
 import { payoutStatusFilterValues } from './list-query.codecs.js';
@@ -66,8 +66,7 @@ export const BeneficiaryView = t.strict({
   name: t.string,
   fields: t.record(t.string, t.string),
   status: oneOf('BeneficiaryStatus', beneficiaryStatuses),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type BeneficiaryView = t.TypeOf<typeof BeneficiaryView>;
 
@@ -80,8 +79,7 @@ export const BeneficiaryAccountView = t.strict({
   account_type: nullable(t.string),
   fields_masked: t.record(t.string, t.string),
   status: oneOf('BeneficiaryAccountStatus', beneficiaryAccountStatuses),
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type BeneficiaryAccountView = t.TypeOf<typeof BeneficiaryAccountView>;
 
@@ -108,8 +106,7 @@ const methodProps = {
 export const PayoutMethodView = t.strict({
   ...methodProps,
   status: ConfigStatus,
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type PayoutMethodView = t.TypeOf<typeof PayoutMethodView>;
 
@@ -119,8 +116,7 @@ export const PayoutNetworkView = t.strict({
   name: t.string,
   fields: t.readonlyArray(NetworkSchemaFieldView),
   status: ConfigStatus,
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type PayoutNetworkView = t.TypeOf<typeof PayoutNetworkView>;
 
@@ -140,8 +136,7 @@ export const PayoutRouteView = t.strict({
   channel_account_id: nullable(t.string),
   required_beneficiary_fields: t.readonlyArray(t.string),
   status: ConfigStatus,
-  created_at: UnixSeconds,
-  updated_at: UnixSeconds,
+  ...timestamps,
 });
 export type PayoutRouteView = t.TypeOf<typeof PayoutRouteView>;
 

@@ -44,13 +44,16 @@ import {
   isBlank,
   isJsonObject,
   isMissing,
+  isOneOf,
   type JsonObject,
   leaf,
   leafFrom,
+  oneOfLeaf,
   present,
   presentValue,
   request,
   requiredField,
+  wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
 
@@ -59,18 +62,11 @@ type Check<A> = E.Either<PayrailError, A>;
 const required = (field: string): PayrailError => payrailError('field_required', { field });
 const invalid = (): PayrailError => payrailError('validation_failed');
 const isAbsent = (u: unknown): boolean => u === undefined;
-const isOneOf =
-  <const V extends readonly unknown[]>(values: V) =>
-  (u: unknown): u is V[number] =>
-    values.includes(u);
 
 /** Operator labels (names, channel ids, account ids): 1-100 characters, no control characters. */
 const isLabel = (u: unknown): u is string =>
   typeof u === 'string' && !isBlank(u) && Array.from(u).length <= 100 && !/\p{Cc}/u.test(u);
 const labelSchema = { type: 'string', minLength: 1, maxLength: 100 } as const;
-
-const isPositiveId = (u: unknown): u is number =>
-  typeof u === 'number' && Number.isSafeInteger(u) && u >= 1;
 
 /** Network codes as the interface writes them: WALLETA, EVM, TRON. */
 const isNetworkCode = (u: unknown): u is string =>
@@ -82,25 +78,16 @@ const isFieldKey = (u: unknown): u is string =>
   typeof u === 'string' && /^[a-z][a-z0-9_]{0,63}$/.test(u);
 
 export const payoutConfigStatuses = ['active', 'disabled'] as const;
-export type PayoutConfigStatus = (typeof payoutConfigStatuses)[number];
 
 /** `active` unless sent; anything but active or disabled is `invalid status`. */
 const ConfigStatus = withDefault(
-  leaf<PayoutConfigStatus>(
-    'PayoutConfigStatus',
-    isOneOf(payoutConfigStatuses),
-    () => payrailError('invalid_status'),
-    { type: 'string', enum: [...payoutConfigStatuses] },
-  ),
+  oneOfLeaf('PayoutConfigStatus', payoutConfigStatuses, 'invalid_status'),
   'active',
 );
 
-const Label = leaf<string>('Label', isLabel, invalid, labelSchema);
+const Label = leaf<string>('Label', isLabel, 'validation_failed', labelSchema);
 
-const PositiveId = leaf<number>('PositiveId', isPositiveId, invalid, {
-  type: 'integer',
-  minimum: 1,
-});
+const PositiveId = wholeNumberLeaf('PositiveId', { minimum: 1 }, 'validation_failed');
 
 const isUniqueList = <A>(u: unknown, is: (item: unknown) => item is A): u is readonly A[] =>
   Array.isArray(u) && u.every(is) && new Set(u).size === u.length;
@@ -158,10 +145,7 @@ const currenciesOfType: Readonly<Record<PayoutCurrencyType, readonly Currency[]>
   crypto: cryptoCurrencies,
 };
 
-const CurrencyType = leaf<PayoutCurrencyType>('PayoutCurrencyType', isPayoutCurrencyType, invalid, {
-  type: 'string',
-  enum: [...payoutCurrencyTypes],
-});
+const CurrencyType = oneOfLeaf('PayoutCurrencyType', payoutCurrencyTypes, 'validation_failed');
 
 /**
  * Known currencies (`currency not supported`), distinct, all of the method's currency_type
@@ -238,7 +222,12 @@ export const decodePayoutMethodUpdate = (
 // ---------------------------------------------------------------------------------------------
 // Payout networks (receiving-account schemas)
 
-const NetworkCode = leaf<string>('NetworkCode', isNetworkCode, invalid, networkCodeSchema);
+const NetworkCode = leaf<string>(
+  'NetworkCode',
+  isNetworkCode,
+  'validation_failed',
+  networkCodeSchema,
+);
 
 const ruleHint =
   "expect '', email, evm_address, tron_address, prefix:<p>, regex:<pattern> or length:<min>-<max>";
@@ -351,18 +340,13 @@ const OptionalLabel = (description: string) =>
     leaf<string | null>(
       'OptionalLabel',
       (u): u is string | null => u === null || isLabel(u),
-      invalid,
+      'validation_failed',
       { ...labelSchema, type: ['string', 'null'], description },
     ),
     null,
   );
 
-const RouteCurrency = leaf<Currency>(
-  'RouteCurrency',
-  isCurrency,
-  () => payrailError('currency_not_supported'),
-  { type: 'string', enum: [...currencies] },
-);
+const RouteCurrency = oneOfLeaf('RouteCurrency', currencies, 'currency_not_supported');
 
 const decimalPattern = '^(0|[1-9][0-9]*)(\\.[0-9]+)?$';
 
@@ -423,7 +407,7 @@ const PercentFee = leaf<string>(
   'PercentFee',
   (u): u is string =>
     typeof u === 'string' && percentPattern.test(u) && new Decimal(u).lessThanOrEqualTo(100),
-  invalid,
+  'validation_failed',
   {
     type: 'string',
     pattern: percentPattern.source,
@@ -434,13 +418,10 @@ const PercentFee = leaf<string>(
 /** Keys of the beneficiary profile (`unknown field fields.<key>`), duplicates dropped. */
 const RequiredBeneficiaryFields = leafFrom<readonly string[]>(
   'RequiredBeneficiaryFields',
-  (u): u is readonly string[] =>
-    isUniqueList(u, (key): key is string =>
-      (beneficiaryFieldKeys as readonly unknown[]).includes(key),
-    ),
+  (u): u is readonly string[] => isUniqueList(u, isOneOf(beneficiaryFieldKeys)),
   (u) => {
     if (!Array.isArray(u) || !u.every((key) => typeof key === 'string')) return E.left(invalid());
-    const unknownKey = u.find((key) => !(beneficiaryFieldKeys as readonly string[]).includes(key));
+    const unknownKey = u.find((key) => !isOneOf(beneficiaryFieldKeys)(key));
     return unknownKey === undefined
       ? E.right([...new Set(u)])
       : E.left(payrailError('account_field_unknown', { name: `fields.${unknownKey}` }));
@@ -541,10 +522,7 @@ const Reason = leafFrom<string | undefined>(
  * `<field> required` (absent or blank) → not one of the values: `Validation Failed` → reason
  * longer than 256 characters: `Validation Failed`.
  */
-const ReviewAction = leaf<ReviewAction>('ReviewAction', isOneOf(reviewActions), invalid, {
-  type: 'string',
-  enum: [...reviewActions],
-});
+const ReviewAction = oneOfLeaf('ReviewAction', reviewActions, 'validation_failed');
 
 /** `POST /admin/payouts/{payout_id}/review`: approve, return or reject, with a reason. */
 export const PayoutReviewRequest = request('PayoutReviewRequest', {
@@ -557,11 +535,10 @@ export const decodePayoutReview = decodeWith(PayoutReviewRequest);
 export const sandboxExecutionOutcomes = ['processing', 'completed', 'failed'] as const;
 export type SandboxExecutionOutcome = (typeof sandboxExecutionOutcomes)[number];
 
-const SandboxExecutionOutcome = leaf<SandboxExecutionOutcome>(
+const SandboxExecutionOutcome = oneOfLeaf(
   'SandboxExecutionOutcome',
-  isOneOf(sandboxExecutionOutcomes),
-  invalid,
-  { type: 'string', enum: [...sandboxExecutionOutcomes] },
+  sandboxExecutionOutcomes,
+  'validation_failed',
 );
 
 /**

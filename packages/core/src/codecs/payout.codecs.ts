@@ -48,12 +48,15 @@ import {
   defined,
   fail,
   isJsonObject,
+  isOneOf,
   leaf,
   leafFrom,
+  oneOfLeaf,
   present,
   request,
   requiredField,
   rule,
+  wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
 
@@ -64,8 +67,7 @@ import {
 const feeBearers = ['merchant', 'user'] as const satisfies readonly FeeBearer[];
 
 /** Quick payouts pay out fiat only; anything else is `currency not supported`. */
-const isFiatCurrency = (value: unknown): value is FiatCurrency =>
-  (fiatCurrencies as readonly unknown[]).includes(value);
+const isFiatCurrency = isOneOf(fiatCurrencies);
 
 const hostLabel = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -130,21 +132,14 @@ export const isNotifyUrl = (
   return url.port === '' || Number(url.port) >= 1;
 };
 
-const isId = (u: unknown): u is number =>
-  typeof u === 'number' && Number.isSafeInteger(u) && u >= 1;
-
-const MethodId = leaf<number>('MethodId', isId, () => payrailError('validation_failed'), {
-  type: 'integer',
-  minimum: 1,
-  description: 'payout method id (payout-methods lookup)',
-});
-
-const Currency = leaf<FiatCurrency>(
-  'FiatCurrency',
-  isFiatCurrency,
-  () => payrailError('currency_not_supported'),
-  { enum: [...fiatCurrencies] },
+const MethodId = wholeNumberLeaf(
+  'MethodId',
+  { minimum: 1 },
+  'validation_failed',
+  'payout method id (payout-methods lookup)',
 );
+
+const Currency = oneOfLeaf('FiatCurrency', fiatCurrencies, 'currency_not_supported');
 
 /**
  * A PATCH amount sent without its currency is checked at the fiat currency with the largest scale
@@ -181,30 +176,22 @@ const notifyUrl = (allowHttp: boolean) =>
   leaf<string>(
     'NotifyUrl',
     (u): u is string => isNotifyUrl(u, { allowHttp }),
-    () => payrailError('invalid_notify_url'),
+    'invalid_notify_url',
     { type: 'string', format: 'uri', maxLength: 2048, description: 'absolute https URL' },
   );
 
 /** Stage 3 of an inline object: only that it is an object (its contents come last). */
 const inlineObject = (name: string) =>
-  leaf<unknown>(
-    name,
-    (u): u is unknown => isJsonObject(u),
-    () => payrailError('validation_failed'),
-    { type: 'object' },
-  );
+  leaf<unknown>(name, (u): u is unknown => isJsonObject(u), 'validation_failed', {
+    type: 'object',
+  });
 
-const FeeBearerField = leaf<FeeBearer>(
-  'FeeBearer',
-  (u): u is FeeBearer => (feeBearers as readonly unknown[]).includes(u),
-  () => payrailError('fee_bearer_invalid'),
-  { enum: [...feeBearers] },
-);
+const FeeBearerField = oneOfLeaf('FeeBearer', feeBearers, 'fee_bearer_invalid');
 
 const Submit = leaf<boolean>(
   'Submit',
   (u): u is boolean => typeof u === 'boolean',
-  () => payrailError('validation_failed'),
+  'validation_failed',
   { type: 'boolean' },
 );
 
@@ -453,12 +440,7 @@ const statusPatch = <S extends string>(name: string, statuses: readonly S[]) =>
   request(name, {
     required: t.type({ status: defined(payrailError('no_changes')) }),
     format: t.type({
-      status: leaf<S>(
-        `${name}.status`,
-        (u): u is S => (statuses as readonly unknown[]).includes(u),
-        () => payrailError('invalid_status'),
-        { enum: [...statuses] },
-      ),
+      status: oneOfLeaf(`${name}.status`, statuses, 'invalid_status'),
     }),
   });
 

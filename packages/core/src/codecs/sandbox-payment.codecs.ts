@@ -21,8 +21,8 @@ import {
   decodeWith,
   isBlank,
   type LeafSchema,
-  leaf,
   leafFrom,
+  oneOfLeaf,
   request,
   requiredField,
 } from './codec-toolkit.js';
@@ -65,12 +65,7 @@ const Amount = leafFrom<string>(
   { type: 'string', pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'decimal string' },
 );
 
-const Status = leaf<SandboxPaymentStatus>(
-  'SandboxPaymentStatus',
-  (u): u is SandboxPaymentStatus => (sandboxPaymentStatuses as readonly unknown[]).includes(u),
-  () => payrailError('invalid_status'),
-  { enum: [...sandboxPaymentStatuses] },
-);
+const Status = oneOfLeaf('SandboxPaymentStatus', sandboxPaymentStatuses, 'invalid_status');
 
 /** An optional text: blank reads as not sent (decodes to `undefined`, so the key is dropped). */
 const optionalText = (name: string, ok: (value: string) => boolean, schema: LeafSchema) =>

@@ -17,8 +17,10 @@ import * as t from 'io-ts';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import {
   decodeWith,
+  isOneOf,
   leaf,
   leafFrom,
+  oneOfLeaf,
   request,
   requiredField,
   withDefault,
@@ -49,14 +51,10 @@ export const webhookEventPatterns = [
 ] as const;
 export type WebhookEventPattern = (typeof webhookEventPatterns)[number];
 
-export const isWebhookEventPattern = (value: unknown): value is WebhookEventPattern =>
-  (webhookEventPatterns as readonly unknown[]).includes(value);
+export const isWebhookEventPattern = isOneOf(webhookEventPatterns);
 
 export const webhookStatuses = ['active', 'inactive'] as const;
 export type WebhookStatus = (typeof webhookStatuses)[number];
-
-const isWebhookStatus = (value: unknown): value is WebhookStatus =>
-  (webhookStatuses as readonly unknown[]).includes(value);
 
 /**
  * An absolute https URL (DNS name or IP literal, optional port, no credentials, no whitespace):
@@ -73,7 +71,7 @@ const webhookUrl = (options: WebhookCodecOptions) =>
   leaf<string>(
     'WebhookUrl',
     (u): u is string => isNotifyUrl(u, { allowHttp: options.allowInsecureUrl === true }),
-    () => payrailError('invalid_webhook_url'),
+    'invalid_webhook_url',
     { type: 'string', format: 'uri', maxLength: 2048, description: 'an absolute https URL' },
   );
 
@@ -102,12 +100,7 @@ const WebhookEvents = leafFrom<readonly WebhookEventPattern[]>(
   { type: 'array', minItems: 1, items: { type: 'string', enum: [...webhookEventPatterns] } },
 );
 
-const WebhookStatus = leaf<WebhookStatus>(
-  'WebhookStatus',
-  isWebhookStatus,
-  () => payrailError('invalid_status'),
-  { type: 'string', enum: [...webhookStatuses] },
-);
+const WebhookStatus = oneOfLeaf('WebhookStatus', webhookStatuses, 'invalid_status');
 
 const webhookCreateRequest = (options: WebhookCodecOptions) =>
   request('WebhookCreateRequest', {

@@ -421,6 +421,11 @@ export interface PayrailError<K extends ErrorKey = ErrorKey> {
   readonly retryable: boolean;
 }
 
+/** A key whose message has no placeholders: its error is the key alone. */
+export type PlainErrorKey = {
+  [K in ErrorKey]: [Placeholders<ErrorCatalogue[K]['message']>] extends [never] ? K : never;
+}[ErrorKey];
+
 type ParamArgs<K extends ErrorKey> = [Placeholders<ErrorCatalogue[K]['message']>] extends [never]
   ? []
   : [params: ErrorParams<K>];

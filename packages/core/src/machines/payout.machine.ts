@@ -370,6 +370,12 @@ const postSettlement = payoutSetup.enqueueActions(({ context, enqueue }) => {
   }
 });
 
+/** What a draft and a returned payout both take: they are the editable states. */
+const editing = {
+  'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
+  'payout.update': { guard: 'changesAnything', actions: ['accept', 'applyChanges'] },
+} as const;
+
 /** The payout's machine. Its id is `payout`; persisted snapshots name states by these keys. */
 export const payoutMachine = payoutSetup.createMachine({
   id: 'payout',
@@ -393,8 +399,7 @@ export const payoutMachine = payoutSetup.createMachine({
     draft: {
       meta: pair('draft', 'init'),
       on: {
-        'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
-        'payout.update': { guard: 'changesAnything', actions: ['accept', 'applyChanges'] },
+        ...editing,
         'payout.cancel': { target: 'cancelled.draft', actions: 'accept' },
       },
     },
@@ -449,8 +454,7 @@ export const payoutMachine = payoutSetup.createMachine({
       meta: pair('returned', 'init'),
       entry: emitResult('payout.review.returned', pair('returned', 'init')),
       on: {
-        'payout.submit': { target: 'pendingReview', actions: ['accept', 'markSubmitted'] },
-        'payout.update': { guard: 'changesAnything', actions: ['accept', 'applyChanges'] },
+        ...editing,
         'payout.cancel': { target: 'cancelled.returned', actions: 'accept' },
       },
     },

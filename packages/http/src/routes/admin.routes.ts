@@ -28,12 +28,18 @@ import {
   PayoutRouteRequest,
   PayoutRouteView,
   PayoutView,
-  pageOf,
   SandboxClockAdvanceRequest,
   SandboxExecutionRequest,
   SandboxPaymentRequest,
 } from '@payrail/core';
-import { type AnswerCodec, type OpenRoute, openRoute, type TypedRoute } from './route.js';
+import {
+  type AnswerCodec,
+  type OpenRoute,
+  openRoute,
+  page,
+  resource,
+  type TypedRoute,
+} from './route.js';
 
 const admin = <C extends AnswerCodec>(
   route: Omit<TypedRoute<OpenRoute, C>, 'scope' | 'tag'> & { readonly tag?: string },
@@ -60,7 +66,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Account settings: status, verification, auto-approve, products, pay tokens',
     body: AccountUpdateRequest,
     errors: ['account_id_not_found', 'no_changes'],
-    response: { description: 'data.account', codec: answerOf({ account: AccountView }) },
+    response: resource('account', AccountView),
     run: (engine, r) => engine.admin.updateAccount(r.param('account_id'), r.body),
   }),
   admin({
@@ -74,10 +80,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       permissions: ['payment.account.read', 'payment.payout.create', 'payment.payout.read'],
     },
     errors: ['account_id_not_found'],
-    response: {
-      description: 'data.api_key, with its token',
-      codec: answerOf({ api_key: IssuedApiKeyView }),
-    },
+    response: resource('api_key', IssuedApiKeyView, 'with its token'),
     run: (engine, r) => engine.admin.issueApiKey(r.param('account_id'), r.body),
   }),
   admin({
@@ -86,7 +89,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminListApiKeys',
     summary: 'API keys of an account, never their tokens',
     errors: ['account_id_not_found'],
-    response: { description: 'a page of api keys', codec: pageOf(ApiKeyView) },
+    response: page('api keys', ApiKeyView),
     run: (engine, r) => engine.admin.listApiKeys(r.param('account_id')),
   }),
   admin({
@@ -95,10 +98,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminRotateApiKey',
     summary: 'A new key version; the old token answers `api key version mismatch`',
     errors: ['key_id_not_found'],
-    response: {
-      description: 'data.api_key, with its new token',
-      codec: answerOf({ api_key: IssuedApiKeyView }),
-    },
+    response: resource('api_key', IssuedApiKeyView, 'with its new token'),
     run: (engine, r) => engine.admin.rotateApiKey(r.param('key_id')),
   }),
   admin({
@@ -108,7 +108,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Enable or disable an API key',
     body: ApiKeyUpdateRequest,
     errors: ['key_id_not_found', 'invalid_status', 'no_changes'],
-    response: { description: 'data.api_key', codec: answerOf({ api_key: ApiKeyView }) },
+    response: resource('api_key', ApiKeyView),
     run: (engine, r) => engine.admin.updateApiKey(r.param('key_id'), r.body),
   }),
   admin({
@@ -117,7 +117,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminDeleteApiKey',
     summary: 'Delete an API key',
     errors: ['key_id_not_found'],
-    response: { description: 'data.api_key', codec: answerOf({ api_key: ApiKeyView }) },
+    response: resource('api_key', ApiKeyView),
     run: (engine, r) => engine.admin.deleteApiKey(r.param('key_id')),
   }),
   admin({
@@ -126,10 +126,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminRotateNotifySecret',
     summary: 'A new secret for payout callbacks',
     errors: ['account_id_not_found'],
-    response: {
-      description: 'data.account: the new notify_secret',
-      codec: answerOf({ account: AccountNotifySecretView }),
-    },
+    response: resource('account', AccountNotifySecretView, 'the new notify_secret'),
     run: (engine, r) => engine.admin.rotateNotifySecret(r.param('account_id')),
   }),
   admin({
@@ -145,7 +142,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'payout_rejected',
       'invalid_payout_status',
     ],
-    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
+    response: resource('payout', PayoutView),
     run: (engine, r) => engine.admin.reviewPayout(r.param('payout_id'), r.body),
   }),
   admin({
@@ -155,7 +152,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Payout methods',
     tag: 'admin configuration',
     query: PageQuery,
-    response: { description: 'a page of payout methods', codec: pageOf(PayoutMethodView) },
+    response: page('payout methods', PayoutMethodView),
     run: (engine, r) => engine.admin.listPayoutMethods(r.query),
   }),
   admin({
@@ -171,10 +168,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       currencies: ['USD'],
       network_codes: ['WALLETA'],
     },
-    response: {
-      description: 'data.payout_method',
-      codec: answerOf({ payout_method: PayoutMethodView }),
-    },
+    response: resource('payout_method', PayoutMethodView),
     run: (engine, r) => engine.admin.createPayoutMethod(r.body),
   }),
   admin({
@@ -185,10 +179,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     tag: 'admin configuration',
     body: PayoutMethodRequest,
     errors: ['method_id_not_found', 'no_changes'],
-    response: {
-      description: 'data.payout_method',
-      codec: answerOf({ payout_method: PayoutMethodView }),
-    },
+    response: resource('payout_method', PayoutMethodView),
     run: (engine, r) => engine.admin.updatePayoutMethod(r.param('method_id'), r.body),
   }),
   admin({
@@ -198,7 +189,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Payout networks and their field schemas',
     tag: 'admin configuration',
     query: PageQuery,
-    response: { description: 'a page of payout networks', codec: pageOf(PayoutNetworkView) },
+    response: page('payout networks', PayoutNetworkView),
     run: (engine, r) => engine.admin.listPayoutNetworks(r.query),
   }),
   admin({
@@ -213,10 +204,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       name: 'Wallet C',
       fields: [{ field_key: 'walletc_email', required: true, validation_rule: 'email' }],
     },
-    response: {
-      description: 'data.payout_network',
-      codec: answerOf({ payout_network: PayoutNetworkView }),
-    },
+    response: resource('payout_network', PayoutNetworkView),
     run: (engine, r) => engine.admin.createPayoutNetwork(r.body),
   }),
   admin({
@@ -227,10 +215,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     tag: 'admin configuration',
     body: PayoutNetworkRequest,
     errors: ['network_code_not_found', 'no_changes'],
-    response: {
-      description: 'data.payout_network',
-      codec: answerOf({ payout_network: PayoutNetworkView }),
-    },
+    response: resource('payout_network', PayoutNetworkView),
     run: (engine, r) => engine.admin.updatePayoutNetwork(r.param('code'), r.body),
   }),
   admin({
@@ -240,7 +225,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Payout routes: fees and limits',
     tag: 'admin configuration',
     query: PageQuery,
-    response: { description: 'a page of payout routes', codec: pageOf(PayoutRouteView) },
+    response: page('payout routes', PayoutRouteView),
     run: (engine, r) => engine.admin.listRoutes(r.query),
   }),
   admin({
@@ -268,7 +253,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       percent_fee: '1.0',
       channel_account_id: 'sandbox_usd',
     },
-    response: { description: 'data.route', codec: answerOf({ route: PayoutRouteView }) },
+    response: resource('route', PayoutRouteView),
     run: (engine, r) => engine.admin.createRoute(r.body),
   }),
   admin({
@@ -288,7 +273,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'invalid_decimal',
       'decimal_too_large',
     ],
-    response: { description: 'data.route', codec: answerOf({ route: PayoutRouteView }) },
+    response: resource('route', PayoutRouteView),
     run: (engine, r) => engine.admin.updateRoute(r.param('route_id'), r.body),
   }),
   admin({
@@ -319,7 +304,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     tag: 'sandbox',
     body: SandboxExecutionRequest,
     errors: ['payout_not_found', 'forbidden', 'invalid_payout_status'],
-    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
+    response: resource('payout', PayoutView),
     run: (engine, r) => engine.admin.sandboxExecution(r.param('payout_id'), r.body),
   }),
   admin({
@@ -337,7 +322,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'invalid_decimal',
       'decimal_too_large',
     ],
-    response: { description: 'data.payment', codec: answerOf({ payment: PaymentView }) },
+    response: resource('payment', PaymentView),
     run: (engine, r) => engine.admin.sandboxPayment(r.param('order_id'), r.body),
   }),
   admin({
@@ -348,7 +333,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     tag: 'sandbox',
     body: SandboxClockAdvanceRequest,
     errors: ['forbidden'],
-    response: { description: 'data.clock', codec: answerOf({ clock: ClockView }) },
+    response: resource('clock', ClockView),
     run: (engine, r) => engine.admin.advanceClock(r.body),
   }),
 ];

@@ -2,8 +2,8 @@
  * The hosted checkout's JSON calls (no API key: the order id is the capability). The page itself
  * is served by the checkout package.
  */
-import { answerOf, CheckoutOrderView, PayTokenSelectionRequest } from '@payrail/core';
-import { type OpenRoute, openRoute } from './route.js';
+import { CheckoutOrderView, PayTokenSelectionRequest } from '@payrail/core';
+import { type OpenRoute, openRoute, resource } from './route.js';
 
 export const checkoutRoutes: readonly OpenRoute[] = [
   openRoute({
@@ -14,10 +14,7 @@ export const checkoutRoutes: readonly OpenRoute[] = [
     summary: "What the checkout page shows of an order: amounts, tokens, the payer's address",
     tag: 'checkout',
     errors: ['order_not_found', 'checkout_url_not_found'],
-    response: {
-      description: 'data.order: what the payer may see',
-      codec: answerOf({ order: CheckoutOrderView }),
-    },
+    response: resource('order', CheckoutOrderView, 'what the payer may see'),
     run: (engine, r) => engine.checkout.order(r.param('order_id')),
   }),
   openRoute({
@@ -34,10 +31,7 @@ export const checkoutRoutes: readonly OpenRoute[] = [
       'network_currency_not_allowed',
       'order_already_final',
     ],
-    response: {
-      description: 'data.order, its selected_token the payment address',
-      codec: answerOf({ order: CheckoutOrderView }),
-    },
+    response: resource('order', CheckoutOrderView, 'its selected_token the payment address'),
     run: (engine, r) => engine.checkout.selectToken(r.param('order_id'), r.body),
   }),
 ];

@@ -10,7 +10,6 @@ import {
   AcquiringOrderCreateRequest,
   AcquiringOrderListQuery,
   AvailablePayoutMethodView,
-  answerOf,
   BalanceListQuery,
   BalancesAnswer,
   BatchItemView,
@@ -48,11 +47,26 @@ import {
   WebhookWithSecretView,
   WithdrawalListQuery,
 } from '@payrail/core';
-import { type MerchantRoute, merchantRoute } from './route.js';
+import { type MerchantRoute, merchantRoute, page, resource } from './route.js';
 
 const payoutGroups = ['payout', 'beneficiary', 'beneficiary_account'] as const;
 /** What any decimal amount of a body may answer beyond its own rule (the currency's scale). */
 const amountErrors = ['invalid_decimal', 'decimal_too_large'] as const;
+
+/** What submitting or cancelling a payout may answer besides success. */
+const payoutTransitionErrors = [
+  'payout_not_found',
+  'payout_already_approved',
+  'payout_already_processing',
+  'payout_rejected',
+  'invalid_payout_status',
+] as const;
+
+/** An order, with the address the payer pays once a token is chosen. */
+const orderAnswer = {
+  description: 'data.order, and data.payment_address once a token is chosen',
+  codec: OrderAnswer,
+};
 
 export const merchantRoutes: readonly MerchantRoute[] = [
   // Account (read-only)
@@ -64,7 +78,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     summary: 'The merchant account of the credential',
     tag: 'account',
     permissions: ['payment.account.read'],
-    response: { description: 'data.account', codec: answerOf({ account: AccountView }) },
+    response: resource('account', AccountView),
     run: (engine, caller) => engine.accounts.current(caller),
   }),
   merchantRoute({
@@ -76,7 +90,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.account.read'],
     query: AccountListQuery,
-    response: { description: 'a page of accounts', codec: pageOf(AccountView) },
+    response: page('accounts', AccountView),
     run: (engine, caller, r) => engine.accounts.list(caller, r.query),
   }),
   merchantRoute({
@@ -100,7 +114,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.wallet.read'],
     query: DepositListQuery,
-    response: { description: 'a page of deposits', codec: pageOf(FundingView) },
+    response: page('deposits', FundingView),
     run: (engine, caller, r) => engine.accounts.deposits(caller, r.query),
   }),
   merchantRoute({
@@ -112,7 +126,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.wallet.read'],
     query: WithdrawalListQuery,
-    response: { description: 'a page of withdrawals', codec: pageOf(FundingView) },
+    response: page('withdrawals', FundingView),
     run: (engine, caller, r) => engine.accounts.withdrawals(caller, r.query),
   }),
   merchantRoute({
@@ -124,7 +138,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'account',
     permissions: ['payment.ledger.read'],
     query: LedgerListQuery,
-    response: { description: 'a page of ledger records', codec: pageOf(LedgerEntryView) },
+    response: page('ledger records', LedgerEntryView),
     run: (engine, caller, r) => engine.accounts.ledger(caller, r.query),
   }),
 
@@ -139,7 +153,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
     query: PayoutMethodListQuery,
-    response: { description: 'a page of payout methods', codec: pageOf(AvailablePayoutMethodView) },
+    response: page('payout methods', AvailablePayoutMethodView),
     run: (engine, caller, r) => engine.payoutSetup.methods(caller, r.query),
   }),
   merchantRoute({
@@ -152,7 +166,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
     query: PayoutNetworkListQuery,
-    response: { description: 'a page of payout networks', codec: pageOf(ReceivingNetworkView) },
+    response: page('payout networks', ReceivingNetworkView),
     run: (engine, caller, r) => engine.payoutSetup.networks(caller, r.query),
   }),
   merchantRoute({
@@ -165,10 +179,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
     errors: ['network_code_not_found'],
-    response: {
-      description: 'data.payout_network: the network schema',
-      codec: answerOf({ payout_network: NetworkSchemaView }),
-    },
+    response: resource('payout_network', NetworkSchemaView, 'the network schema'),
     run: (engine, caller, r) => engine.payoutSetup.networkSchema(caller, r.param('code')),
   }),
 
@@ -197,7 +208,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     },
     errorGroups: payoutGroups,
     errors: [...amountErrors, 'invalid_notify_url'],
-    response: { description: 'data.payout', codec: answerOf({ payout: CreatedPayoutView }) },
+    response: resource('payout', CreatedPayoutView),
     run: (engine, caller, r) => engine.payouts.create(caller, r.body),
   }),
   merchantRoute({
@@ -209,7 +220,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'payouts',
     permissions: ['payment.payout.read'],
     query: PayoutListQuery,
-    response: { description: 'a page of payouts', codec: pageOf(PayoutView) },
+    response: page('payouts', PayoutView),
     run: (engine, caller, r) => engine.payouts.list(caller, r.query),
   }),
   merchantRoute({
@@ -221,7 +232,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'payouts',
     permissions: ['payment.payout.read'],
     errors: ['payout_not_found'],
-    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
+    response: resource('payout', PayoutView),
     run: (engine, caller, r) => engine.payouts.get(caller, r.param('payout_id')),
   }),
   merchantRoute({
@@ -235,7 +246,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: PayoutUpdateRequest,
     errorGroups: payoutGroups,
     errors: ['no_changes', ...amountErrors, 'invalid_notify_url'],
-    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
+    response: resource('payout', PayoutView),
     run: (engine, caller, r) => engine.payouts.update(caller, r.param('payout_id'), r.body),
   }),
   merchantRoute({
@@ -246,14 +257,8 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     summary: 'Submit a draft or returned payout for review',
     tag: 'payouts',
     permissions: ['payment.payout.submit'],
-    errors: [
-      'payout_not_found',
-      'payout_already_approved',
-      'payout_already_processing',
-      'payout_rejected',
-      'invalid_payout_status',
-    ],
-    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
+    errors: payoutTransitionErrors,
+    response: resource('payout', PayoutView),
     run: (engine, caller, r) => engine.payouts.submit(caller, r.param('payout_id')),
   }),
   merchantRoute({
@@ -264,14 +269,8 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     summary: 'Cancel a draft, returned or pending_review payout',
     tag: 'payouts',
     permissions: ['payment.payout.cancel'],
-    errors: [
-      'payout_not_found',
-      'payout_already_approved',
-      'payout_already_processing',
-      'payout_rejected',
-      'invalid_payout_status',
-    ],
-    response: { description: 'data.payout', codec: answerOf({ payout: PayoutView }) },
+    errors: payoutTransitionErrors,
+    response: resource('payout', PayoutView),
     run: (engine, caller, r) => engine.payouts.cancel(caller, r.param('payout_id')),
   }),
   merchantRoute({
@@ -284,7 +283,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.read'],
     query: PageQuery,
     errors: ['payout_not_found'],
-    response: { description: 'a page of deliveries', codec: pageOf(WebhookDeliveryView) },
+    response: page('deliveries', WebhookDeliveryView),
     run: (engine, caller, r) => engine.payouts.deliveries(caller, r.param('payout_id'), r.query),
   }),
 
@@ -298,7 +297,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary.read'],
     query: PageQuery,
-    response: { description: 'a page of beneficiaries', codec: pageOf(BeneficiaryView) },
+    response: page('beneficiaries', BeneficiaryView),
     run: (engine, caller, r) => engine.beneficiaries.list(caller, r.query),
   }),
   merchantRoute({
@@ -313,10 +312,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     example: { method_id: 1, name: 'Jane Doe', fields: { payee_id: 'payee1001', country: 'US' } },
     errorGroups: ['beneficiary'],
     errors: ['method_id_required', 'payout_method_not_found'],
-    response: {
-      description: 'data.beneficiary',
-      codec: answerOf({ beneficiary: BeneficiaryView }),
-    },
+    response: resource('beneficiary', BeneficiaryView),
     run: (engine, caller, r) => engine.beneficiaries.create(caller, r.body),
   }),
   merchantRoute({
@@ -328,10 +324,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary.read'],
     errors: ['beneficiary_id_not_found'],
-    response: {
-      description: 'data.beneficiary',
-      codec: answerOf({ beneficiary: BeneficiaryView }),
-    },
+    response: resource('beneficiary', BeneficiaryView),
     run: (engine, caller, r) => engine.beneficiaries.get(caller, r.param('beneficiary_id')),
   }),
   merchantRoute({
@@ -344,10 +337,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.beneficiary.write'],
     body: BeneficiaryPatchRequest,
     errors: ['beneficiary_id_not_found', 'no_changes', 'invalid_status'],
-    response: {
-      description: 'data.beneficiary',
-      codec: answerOf({ beneficiary: BeneficiaryView }),
-    },
+    response: resource('beneficiary', BeneficiaryView),
     run: (engine, caller, r) =>
       engine.beneficiaries.update(caller, r.param('beneficiary_id'), r.body),
   }),
@@ -360,10 +350,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary_account.read'],
     query: PageQuery,
-    response: {
-      description: 'a page of beneficiary accounts',
-      codec: pageOf(BeneficiaryAccountView),
-    },
+    response: page('beneficiary accounts', BeneficiaryAccountView),
     run: (engine, caller, r) => engine.beneficiaryAccounts.list(caller, r.query),
   }),
   merchantRoute({
@@ -382,10 +369,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     },
     errorGroups: ['beneficiary_account'],
     errors: ['beneficiary_not_found', 'beneficiary_disabled'],
-    response: {
-      description: 'data.beneficiary_account',
-      codec: answerOf({ beneficiary_account: BeneficiaryAccountView }),
-    },
+    response: resource('beneficiary_account', BeneficiaryAccountView),
     run: (engine, caller, r) => engine.beneficiaryAccounts.create(caller, r.body),
   }),
   merchantRoute({
@@ -397,10 +381,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'beneficiaries',
     permissions: ['payment.payout.beneficiary_account.read'],
     errors: ['beneficiary_account_id_not_found'],
-    response: {
-      description: 'data.beneficiary_account',
-      codec: answerOf({ beneficiary_account: BeneficiaryAccountView }),
-    },
+    response: resource('beneficiary_account', BeneficiaryAccountView),
     run: (engine, caller, r) =>
       engine.beneficiaryAccounts.get(caller, r.param('beneficiary_account_id')),
   }),
@@ -414,10 +395,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.beneficiary_account.write'],
     body: BeneficiaryAccountPatchRequest,
     errors: ['beneficiary_account_id_not_found', 'no_changes', 'invalid_status'],
-    response: {
-      description: 'data.beneficiary_account',
-      codec: answerOf({ beneficiary_account: BeneficiaryAccountView }),
-    },
+    response: resource('beneficiary_account', BeneficiaryAccountView),
     run: (engine, caller, r) =>
       engine.beneficiaryAccounts.update(caller, r.param('beneficiary_account_id'), r.body),
   }),
@@ -443,10 +421,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     },
     errorGroups: ['acquiring'],
     errors: amountErrors,
-    response: {
-      description: 'data.order, and data.payment_address once a token is chosen',
-      codec: OrderAnswer,
-    },
+    response: orderAnswer,
     run: (engine, caller, r) => engine.acquiring.create(caller, r.body),
   }),
   merchantRoute({
@@ -458,7 +433,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'acquiring',
     permissions: ['payment.acquiring.read'],
     query: AcquiringOrderListQuery,
-    response: { description: 'a page of orders', codec: pageOf(OrderView) },
+    response: page('orders', OrderView),
     run: (engine, caller, r) => engine.acquiring.list(caller, r.query),
   }),
   merchantRoute({
@@ -470,10 +445,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'acquiring',
     permissions: ['payment.acquiring.read'],
     errors: ['order_not_found'],
-    response: {
-      description: 'data.order, and data.payment_address once a token is chosen',
-      codec: OrderAnswer,
-    },
+    response: orderAnswer,
     run: (engine, caller, r) => engine.acquiring.get(caller, r.param('order_id')),
   }),
   merchantRoute({
@@ -501,10 +473,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.acquiring.close'],
     body: AcquiringOrderCloseRequest,
     errors: ['order_not_found', 'completed_order_cannot_be_closed', 'order_already_final'],
-    response: {
-      description: 'data.order, and data.payment_address once a token is chosen',
-      codec: OrderAnswer,
-    },
+    response: orderAnswer,
     run: (engine, caller, r) => engine.acquiring.close(caller, r.param('order_id'), r.body),
   }),
 
@@ -539,7 +508,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'payout_route_not_configured',
       ...amountErrors,
     ],
-    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
+    response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.create(caller, r.body),
   }),
   merchantRoute({
@@ -551,7 +520,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'crypto payouts',
     permissions: ['payment.payout.read'],
     errors: ['batch_not_found'],
-    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
+    response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.get(caller, r.param('batch_id')),
   }),
   merchantRoute({
@@ -565,7 +534,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: CryptoBatchItemsRequest('USDT'),
     errorGroups: ['crypto_batch'],
     errors: amountErrors,
-    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
+    response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.addItems(caller, r.param('batch_id'), r.body),
   }),
   merchantRoute({
@@ -578,7 +547,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.read'],
     query: PageQuery,
     errors: ['batch_not_found'],
-    response: { description: 'a page of batch items', codec: pageOf(BatchItemView) },
+    response: page('batch items', BatchItemView),
     run: (engine, caller, r) => engine.batches.items(caller, r.param('batch_id'), r.query),
   }),
   merchantRoute({
@@ -595,7 +564,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'batch_has_no_items',
       'batch_approver_is_creator',
     ],
-    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
+    response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.approve(caller, r.param('batch_id')),
   }),
   merchantRoute({
@@ -607,7 +576,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'crypto payouts',
     permissions: ['payment.payout.submit'],
     errorGroups: ['crypto_batch'],
-    response: { description: 'data.batch', codec: answerOf({ batch: BatchView }) },
+    response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.submit(caller, r.param('batch_id')),
   }),
 
@@ -623,10 +592,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: WebhookCreateRequest,
     example: { url: 'https://merchant.example/webhooks', events: ['acquiring.*'] },
     errorGroups: ['webhook'],
-    response: {
-      description: 'data.webhook, with its secret',
-      codec: answerOf({ webhook: WebhookWithSecretView }),
-    },
+    response: resource('webhook', WebhookWithSecretView, 'with its secret'),
     run: (engine, caller, r) => engine.webhooks.create(caller, r.body),
   }),
   merchantRoute({
@@ -638,7 +604,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.read'],
     query: PageQuery,
-    response: { description: 'a page of webhooks', codec: pageOf(WebhookView) },
+    response: page('webhooks', WebhookView),
     run: (engine, caller, r) => engine.webhooks.list(caller, r.query),
   }),
   merchantRoute({
@@ -650,7 +616,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.read'],
     errorGroups: ['webhook'],
-    response: { description: 'data.webhook', codec: answerOf({ webhook: WebhookView }) },
+    response: resource('webhook', WebhookView),
     run: (engine, caller, r) => engine.webhooks.get(caller, r.param('webhook_id')),
   }),
   merchantRoute({
@@ -664,7 +630,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: WebhookUpdateRequest,
     errorGroups: ['webhook'],
     errors: ['no_changes', 'invalid_status'],
-    response: { description: 'data.webhook', codec: answerOf({ webhook: WebhookView }) },
+    response: resource('webhook', WebhookView),
     run: (engine, caller, r) => engine.webhooks.update(caller, r.param('webhook_id'), r.body),
   }),
   merchantRoute({
@@ -676,7 +642,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     errorGroups: ['webhook'],
-    response: { description: 'data.webhook', codec: answerOf({ webhook: WebhookView }) },
+    response: resource('webhook', WebhookView),
     run: (engine, caller, r) => engine.webhooks.remove(caller, r.param('webhook_id')),
   }),
   merchantRoute({
@@ -688,10 +654,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     errorGroups: ['webhook'],
-    response: {
-      description: 'data.webhook, with its new secret',
-      codec: answerOf({ webhook: WebhookWithSecretView }),
-    },
+    response: resource('webhook', WebhookWithSecretView, 'with its new secret'),
     run: (engine, caller, r) => engine.webhooks.rotateSecret(caller, r.param('webhook_id')),
   }),
   merchantRoute({
@@ -704,7 +667,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.webhook.read'],
     query: PageQuery,
     errorGroups: ['webhook'],
-    response: { description: 'a page of deliveries', codec: pageOf(WebhookDeliveryView) },
+    response: page('deliveries', WebhookDeliveryView),
     run: (engine, caller, r) => engine.webhooks.deliveries(caller, r.param('webhook_id'), r.query),
   }),
   merchantRoute({
@@ -716,7 +679,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     tag: 'webhooks',
     permissions: ['payment.webhook.write'],
     errorGroups: ['webhook'],
-    response: { description: 'data.delivery', codec: answerOf({ delivery: WebhookDeliveryView }) },
+    response: resource('delivery', WebhookDeliveryView),
     run: (engine, caller, r) => engine.webhooks.redeliver(caller, r.param('delivery_id')),
   }),
 ];

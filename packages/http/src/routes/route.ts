@@ -3,7 +3,7 @@
  * `body` and `query` name the core codecs the engine validates with; the document is generated
  * from them, so the description cannot drift from what is enforced.
  */
-import type { ErrorKey } from '@payrail/core';
+import { type ErrorKey, pageOf, resourceAnswerOf } from '@payrail/core';
 import type { Caller, Data, Engine, Outcome, Permission, Query } from '@payrail/engine';
 import type { CodecLike } from '../openapi/json-schema.converter.js';
 
@@ -34,6 +34,20 @@ export interface ResponseDoc<C extends AnswerCodec = AnswerCodec> {
   readonly description: string;
   readonly codec: C;
 }
+
+type View = Parameters<typeof resourceAnswerOf>[1];
+
+/** A success answering one resource as `data.<key>`; `note` says what else the answer tells. */
+export const resource = <K extends string, C extends View>(key: K, view: C, note?: string) => ({
+  description: note === undefined ? `data.${key}` : `data.${key}, ${note}`,
+  codec: resourceAnswerOf(key, view),
+});
+
+/** A success answering one page of `items` (decisions §9). */
+export const page = <C extends View>(items: string, view: C) => ({
+  description: `a page of ${items}`,
+  codec: pageOf(view),
+});
 
 interface RouteDoc {
   readonly method: HttpMethod;
