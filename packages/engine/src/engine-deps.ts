@@ -27,6 +27,12 @@ export interface EngineSettings {
    * generates it once and keeps it with the store: changing it invalidates every issued key.
    */
   readonly keySecret: Uint8Array;
+  /**
+   * How long the API key check may use a key's records read earlier, in milliseconds (ADR
+   * 0029); default 1000, 0 reads the store on every request. Changes made through this engine
+   * apply at once; made by another process on the same store, within this time.
+   */
+  readonly keyCheckCacheMs?: number;
 }
 
 /** The sandbox's test clock: `/admin/sandbox/clock/advance` moves it (decisions §8). */

@@ -7,6 +7,7 @@ import type { EngineDeps } from '../engine-deps.js';
 import { accountReadUseCases } from './account-reads.js';
 import { adminAccountUseCases } from './admin-accounts.js';
 import { authenticator } from './authentication.js';
+import { createKeyCheckCache } from './key-check-cache.js';
 import { webhookUseCases } from './webhook-management.js';
 
 export type AccessAdmin = Pick<
@@ -29,9 +30,17 @@ export interface AccessUseCases {
   readonly admin: AccessAdmin;
 }
 
-export const accessUseCases = (deps: EngineDeps): AccessUseCases => ({
-  auth: { authenticate: authenticator(deps) },
-  accounts: accountReadUseCases(deps),
-  webhooks: webhookUseCases(deps),
-  admin: adminAccountUseCases(deps),
-});
+/** How long a key's records may serve the key check from memory by default (ADR 0029). */
+const defaultKeyCheckCacheMs = 1000;
+
+export const accessUseCases = (deps: EngineDeps): AccessUseCases => {
+  const keyChecks = createKeyCheckCache({
+    ttlMs: deps.settings.keyCheckCacheMs ?? defaultKeyCheckCacheMs,
+  });
+  return {
+    auth: { authenticate: authenticator(deps, keyChecks) },
+    accounts: accountReadUseCases(deps),
+    webhooks: webhookUseCases(deps),
+    admin: adminAccountUseCases(deps, keyChecks),
+  };
+};

@@ -40,6 +40,7 @@ import {
   zeroBalance,
 } from './access.views.js';
 import { signApiKeyToken } from './api-key-token.js';
+import type { KeyCheckCache } from './key-check-cache.js';
 import { newSigningSecret } from './signing-secrets.js';
 
 /** Sandbox accounts start with every pay token of their currencies and these as defaults. */
@@ -65,11 +66,16 @@ const loadKey = async (tx: StoreTransaction, keyId: string): Promise<ApiKeyRecor
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-export const adminAccountUseCases = (deps: EngineDeps) => {
+export const adminAccountUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache) => {
   const work = <T>(run: (tx: StoreTransaction, now: number) => Promise<T>): Promise<Outcome<T>> => {
     const now = deps.clock.now();
     return unitOfWorkRetryingConflicts(deps.store, (tx) => run(tx, now));
   };
+  /** `work` that changes what the key check reads: `forget` runs once it has ended. */
+  const changing = <T>(
+    forget: () => void,
+    run: (tx: StoreTransaction, now: number) => Promise<T>,
+  ): Promise<Outcome<T>> => work(run).finally(forget);
   const isSandbox = deps.settings.environment === 'sandbox';
 
   const withToken = async (
@@ -130,31 +136,34 @@ export const adminAccountUseCases = (deps: EngineDeps) => {
    * stored defaults that a narrower enabled list leaves out are kept, and skipped by orders.
    */
   const updateAccount = (accountId: string, body: unknown) =>
-    work(async (tx, now) => {
-      const patch = orRefuse(decodeAccountUpdate(body));
-      const account = await loadAccount(tx, accountId);
-      const next: AccountRecord = {
-        ...account,
-        ...(patch.status === undefined ? {} : { status: patch.status }),
-        ...(patch.verification_enabled === undefined
-          ? {}
-          : { verification_enabled: patch.verification_enabled }),
-        ...(patch.auto_approve === undefined ? {} : { auto_approve: patch.auto_approve }),
-        products: { ...account.products, ...patch.products },
-        ...(patch.enabled_pay_tokens === undefined
-          ? {}
-          : { enabled_pay_tokens: patch.enabled_pay_tokens }),
-        ...(patch.default_pay_tokens === undefined
-          ? {}
-          : { default_pay_tokens: patch.default_pay_tokens }),
-      };
-      for (const id of patch.default_pay_tokens ?? []) {
-        orRefuse(resolvePayToken(id, next.enabled_pay_tokens));
-      }
-      if (sameJson(next, account)) return refuse(payrailError('no_changes'));
-      const saved = await tx.accounts.update({ ...next, updated_at: now });
-      return { account: accountView(saved) };
-    });
+    changing(
+      () => keyChecks.forgetAccount(accountId),
+      async (tx, now) => {
+        const patch = orRefuse(decodeAccountUpdate(body));
+        const account = await loadAccount(tx, accountId);
+        const next: AccountRecord = {
+          ...account,
+          ...(patch.status === undefined ? {} : { status: patch.status }),
+          ...(patch.verification_enabled === undefined
+            ? {}
+            : { verification_enabled: patch.verification_enabled }),
+          ...(patch.auto_approve === undefined ? {} : { auto_approve: patch.auto_approve }),
+          products: { ...account.products, ...patch.products },
+          ...(patch.enabled_pay_tokens === undefined
+            ? {}
+            : { enabled_pay_tokens: patch.enabled_pay_tokens }),
+          ...(patch.default_pay_tokens === undefined
+            ? {}
+            : { default_pay_tokens: patch.default_pay_tokens }),
+        };
+        for (const id of patch.default_pay_tokens ?? []) {
+          orRefuse(resolvePayToken(id, next.enabled_pay_tokens));
+        }
+        if (sameJson(next, account)) return refuse(payrailError('no_changes'));
+        const saved = await tx.accounts.update({ ...next, updated_at: now });
+        return { account: accountView(saved) };
+      },
+    );
 
   const rotateNotifySecret = (accountId: string) =>
     work(async (tx, now) => {
@@ -209,32 +218,41 @@ export const adminAccountUseCases = (deps: EngineDeps) => {
    * expiry is kept: rotating replaces a credential, it does not extend one (issue a new key).
    */
   const rotateApiKey = (keyId: string) =>
-    work(async (tx, now) => {
-      const key = await loadKey(tx, keyId);
-      const saved = await tx.apiKeys.update({
-        ...key,
-        key_version: key.key_version + 1,
-        updated_at: now,
-      });
-      return withToken(saved, now);
-    });
+    changing(
+      () => keyChecks.forgetKey(keyId),
+      async (tx, now) => {
+        const key = await loadKey(tx, keyId);
+        const saved = await tx.apiKeys.update({
+          ...key,
+          key_version: key.key_version + 1,
+          updated_at: now,
+        });
+        return withToken(saved, now);
+      },
+    );
 
   const updateApiKey = (keyId: string, body: unknown) =>
-    work(async (tx, now) => {
-      const patch = orRefuse(decodeApiKeyUpdate(body));
-      const key = await loadKey(tx, keyId);
-      if (key.status === patch.status) return refuse(payrailError('no_changes'));
-      const saved = await tx.apiKeys.update({ ...key, status: patch.status, updated_at: now });
-      return { api_key: apiKeyView(saved) };
-    });
+    changing(
+      () => keyChecks.forgetKey(keyId),
+      async (tx, now) => {
+        const patch = orRefuse(decodeApiKeyUpdate(body));
+        const key = await loadKey(tx, keyId);
+        if (key.status === patch.status) return refuse(payrailError('no_changes'));
+        const saved = await tx.apiKeys.update({ ...key, status: patch.status, updated_at: now });
+        return { api_key: apiKeyView(saved) };
+      },
+    );
 
   /** Soft: the record stays (status `deleted`) for the audit trail; its tokens are not found. */
   const deleteApiKey = (keyId: string) =>
-    work(async (tx, now) => {
-      const key = await loadKey(tx, keyId);
-      const saved = await tx.apiKeys.update({ ...key, status: 'deleted', updated_at: now });
-      return { api_key: apiKeyView(saved) };
-    });
+    changing(
+      () => keyChecks.forgetKey(keyId),
+      async (tx, now) => {
+        const key = await loadKey(tx, keyId);
+        const saved = await tx.apiKeys.update({ ...key, status: 'deleted', updated_at: now });
+        return { api_key: apiKeyView(saved) };
+      },
+    );
 
   /**
    * Sandbox only (`forbidden` elsewhere): a completed deposit record and its `deposit` journal

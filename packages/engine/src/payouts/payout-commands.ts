@@ -22,6 +22,7 @@ import {
   type PayoutEvent,
   type PayoutInput,
   PayoutListQuery,
+  type PayoutMethodRecord,
   type PayoutRecord,
   type PayoutRouting,
   type PayoutSnapshot,
@@ -170,6 +171,8 @@ export const payoutCommands = (deps: EngineDeps) => {
     accountId: string,
     request: {
       readonly methodId?: number;
+      /** The method of `methodId` when the caller has read it already in this unit of work. */
+      readonly method?: PayoutMethodRecord;
       /** Remembered by a beneficiary this request creates. */
       readonly channelId?: string | null;
       readonly beneficiaryAccountId?: string;
@@ -181,7 +184,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     if (request.beneficiary !== undefined && request.account !== undefined) {
       // The codec guarantees method_id with an inline pair.
       const methodId = request.methodId ?? refuse(payrailError('method_id_required_inline'));
-      const method = await findMethod(tx, methodId);
+      const method = request.method ?? (await findMethod(tx, methodId));
       if (!method.network_codes.includes(request.account.network_code)) {
         refuse(payrailError('network_not_found'));
       }
@@ -258,12 +261,12 @@ export const payoutCommands = (deps: EngineDeps) => {
         requireWallet(account, request.currency);
 
         const amount = atScale(request.currency, request.amount);
-        if (request.method_id !== undefined) {
-          const method = await findMethod(tx, request.method_id);
-          checkMethod(method, request.currency, request.channel_id ?? null);
-        }
+        const method =
+          request.method_id === undefined ? undefined : await findMethod(tx, request.method_id);
+        if (method !== undefined) checkMethod(method, request.currency, request.channel_id ?? null);
         const linked = await linkRecipient(tx, at, account.account_id, {
           ...(request.method_id === undefined ? {} : { methodId: request.method_id }),
+          ...(method === undefined ? {} : { method }),
           channelId: request.channel_id ?? null,
           ...(request.beneficiary_account_id === undefined
             ? {}

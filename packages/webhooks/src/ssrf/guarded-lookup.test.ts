@@ -262,7 +262,11 @@ describe('a real request through the guarded lookup', () => {
       calls += 1;
       return [{ address: calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
     };
-    const guard = createOutboundUrlGuard({ allowInsecure: false, resolver: rebinding });
+    const guard = createOutboundUrlGuard({
+      allowInsecure: false,
+      resolver: rebinding,
+      resolveNames: true,
+    });
     expect(await guard.check(`https://flip.attacker.com:${port}/hook`, 'webhook')).toBeUndefined();
     const refused = await post(`https://flip.attacker.com:${port}/hook`, {
       allowInsecure: false,

@@ -39,7 +39,11 @@ interface Answer {
 }
 
 const world = async (
-  options: { readonly guard?: boolean; readonly allowInsecure?: boolean } = {},
+  options: {
+    readonly guard?: boolean;
+    readonly allowInsecure?: boolean;
+    readonly resolveNames?: boolean;
+  } = {},
 ) => {
   const allowInsecure = options.allowInsecure ?? false;
   const store = createMemoryStore();
@@ -55,7 +59,13 @@ const world = async (
     },
     ...(options.guard === false
       ? {}
-      : { outboundUrlGuard: createOutboundUrlGuard({ allowInsecure, resolver }) }),
+      : {
+          outboundUrlGuard: createOutboundUrlGuard({
+            allowInsecure,
+            resolver,
+            resolveNames: options.resolveNames ?? false,
+          }),
+        }),
   };
   const app = createApp({
     engine: createEngine(deps),
@@ -200,8 +210,21 @@ describe('the create-time guard', () => {
     });
   });
 
-  it('refuses a public-looking name that resolves to a forbidden address', async () => {
+  it('stores a name without looking it up: where it resolves is judged at delivery', async () => {
     const w = await world();
+    for (const host of ['rebind.attacker.com', 'inside.attacker.com']) {
+      const hook = await w.post('/payment/webhooks', {
+        url: `https://${host}/hook`,
+        events: ['acquiring.*'],
+      });
+      expect(hook.body).toMatchObject({ code: 0, data: { webhook: { status: 'active' } } });
+      const payout = await w.post('/payment/quickpayout', w.payout(`https://${host}/n`));
+      expect(payout.body).toMatchObject({ code: 0 });
+    }
+  });
+
+  it('with resolveNames, refuses a public-looking name that resolves to a forbidden address', async () => {
+    const w = await world({ resolveNames: true });
     for (const host of ['rebind.attacker.com', 'inside.attacker.com']) {
       const hook = await w.post('/payment/webhooks', {
         url: `https://${host}/hook`,
@@ -214,7 +237,7 @@ describe('the create-time guard', () => {
   });
 
   it('guards PATCH of a webhook url and of a draft payout notify_url', async () => {
-    const w = await world();
+    const w = await world({ resolveNames: true });
     const created = await w.post('/payment/webhooks', {
       url: 'https://hooks.merchant.com/a',
       events: ['acquiring.*'],

@@ -9,7 +9,25 @@ const resolver: HostResolver = async (hostname) => {
 };
 
 describe('createOutboundUrlGuard', () => {
-  const guard = createOutboundUrlGuard({ allowInsecure: false, resolver });
+  const guard = createOutboundUrlGuard({ allowInsecure: false, resolver, resolveNames: true });
+
+  it('does no DNS unless told to: names are judged at delivery', async () => {
+    let lookups = 0;
+    const counting: HostResolver = async (hostname) => {
+      lookups += 1;
+      return resolver(hostname);
+    };
+    const lexical = createOutboundUrlGuard({ allowInsecure: false, resolver: counting });
+    expect(await lexical.check('https://rebind.attacker.com/', 'notify_url')).toBeUndefined();
+    expect(await lexical.check('https://hooks.merchant.com/', 'webhook')).toBeUndefined();
+    expect(await lexical.check('https://127.0.0.1/', 'notify_url')).toMatchObject({
+      message: 'invalid notify_url',
+    });
+    expect(await lexical.check('http://hooks.merchant.com/', 'webhook')).toMatchObject({
+      message: 'invalid webhook url',
+    });
+    expect(lookups).toBe(0);
+  });
 
   it('answers the catalogue error of the field the url came from', async () => {
     expect(await guard.check('https://127.0.0.1/', 'notify_url')).toMatchObject({
@@ -42,6 +60,7 @@ describe('createOutboundUrlGuard', () => {
     const strictDns = createOutboundUrlGuard({
       allowInsecure: false,
       resolver,
+      resolveNames: true,
       refuseUnresolvable: true,
     });
     expect(await strictDns.inspect('https://soon.merchant.org/')).toMatchObject({

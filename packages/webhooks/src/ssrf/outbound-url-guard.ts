@@ -1,7 +1,16 @@
 /**
- * The create-time guard the engine calls through its `outboundUrlGuard` port: the lexical check,
- * then where the name resolves now. A name that does not resolve yet is accepted (a merchant may
- * register a URL before its DNS is live); the check that counts is `guardedLookup` at delivery.
+ * The create-time guard the engine calls through its `outboundUrlGuard` port. By default it is
+ * the lexical check only: https (unless insecure webhooks are allowed), a host name, and an
+ * address literal that is not loopback, private, link-local or metadata. It does no DNS: a
+ * lookup on the request path costs a thread of libuv's pool per create (one domain name took
+ * payout creation from 142 to 10 requests a second, docs/performance.md). A name is judged where
+ * it counts, by `guardedLookup` on the address actually connected to at delivery (decisions §5),
+ * which also closes the rebinding window a create-time lookup leaves open.
+ *
+ * `resolveNames: true` adds the create-time lookup back, for a host that prefers refusing a
+ * name that resolves to a forbidden address at once over the request's latency. A name that
+ * does not resolve yet is then accepted (a merchant may register a URL before its DNS is live)
+ * unless `refuseUnresolvable` is set too.
  */
 import {
   type OutboundUrlGuardPort,
@@ -16,7 +25,9 @@ import { checkOutboundUrl, type OutboundUrlVerdict } from './outbound-url.js';
 export type { OutboundUrlKind };
 
 export interface OutboundUrlGuardOptions extends GuardedLookupOptions {
-  /** Refuse a name that does not resolve at create time; default false. */
+  /** Resolve a host name at create time and refuse a forbidden address; default false. */
+  readonly resolveNames?: boolean;
+  /** With `resolveNames`, refuse a name that does not resolve at create time; default false. */
   readonly refuseUnresolvable?: boolean;
 }
 
@@ -31,7 +42,9 @@ export interface OutboundUrlGuard extends OutboundUrlGuardPort {
 export const createOutboundUrlGuard = (options: OutboundUrlGuardOptions): OutboundUrlGuard => {
   const inspect = async (url: string): Promise<OutboundUrlVerdict | HostVerdict> => {
     const lexical = checkOutboundUrl(url, options);
-    if (!lexical.ok || lexical.address !== undefined) return lexical;
+    if (!lexical.ok || lexical.address !== undefined || options.resolveNames !== true) {
+      return lexical;
+    }
     const resolved = await resolveAndCheck(lexical.host, options);
     if (!resolved.ok && resolved.reason === 'unresolvable' && options.refuseUnresolvable !== true) {
       return lexical;
