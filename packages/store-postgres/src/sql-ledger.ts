@@ -45,6 +45,7 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
   const postings = context.table('ledger_postings');
   const balances = context.table('ledger_balances');
   const records = context.table('ledger_entries');
+  const counts = context.table('ledger_entry_counts');
 
   const insertJournal = async (journal: Journal, at: number): Promise<void> => {
     try {
@@ -201,10 +202,18 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
       const n = params.length;
       return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::numeric, $${n}::numeric, $2, $3, $4, $5)`;
     });
+    // The records and their counts in one statement (0005-ledger-entry-counts).
     await session.query(
-      `INSERT INTO ${records} (journal_id, position, account_id, bucket, currency, amount,
-          balance_after, record_type, business_type, business_id, created_at)
-        VALUES ${rows.join(', ')}`,
+      `WITH written AS (
+         INSERT INTO ${records} (journal_id, position, account_id, bucket, currency, amount,
+             balance_after, record_type, business_type, business_id, created_at)
+           VALUES ${rows.join(', ')}
+         RETURNING account_id, currency, record_type)
+       INSERT INTO ${counts} AS c (account_id, currency, record_type, entries)
+       SELECT account_id, currency, record_type, count(*) FROM written
+        GROUP BY account_id, currency, record_type
+       ON CONFLICT (account_id, currency, record_type)
+         DO UPDATE SET entries = c.entries + excluded.entries`,
       params,
     );
   };
@@ -268,8 +277,12 @@ export const sqlLedger = (context: UnitContext): LedgerPort => {
             LIMIT $${n + 1} OFFSET $${n + 2}`,
           [...params, Math.max(0, query.limit), Math.max(0, query.offset)],
         );
+        // Without a time range the kept counts answer; a range is counted over its records.
+        const ranged = query.createdFrom !== undefined || query.createdTo !== undefined;
         const count = await session.query<{ total: number }>(
-          `SELECT count(*) AS total FROM ${records} WHERE ${where}`,
+          ranged
+            ? `SELECT count(*) AS total FROM ${records} WHERE ${where}`
+            : `SELECT COALESCE(sum(entries), 0)::bigint AS total FROM ${counts} WHERE ${where}`,
           params,
         );
         return {

@@ -9,6 +9,7 @@ import { init } from './0001-init.js';
 import { ledgerPostingOrder } from './0002-ledger-posting-order.js';
 import { deliveryBusinessObject } from './0003-delivery-business-object.js';
 import { ledgerRecords } from './0004-ledger-records.js';
+import { ledgerEntryCounts } from './0005-ledger-entry-counts.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -16,6 +17,7 @@ export const migrations: readonly Migration[] = [
   ledgerPostingOrder,
   deliveryBusinessObject,
   ledgerRecords,
+  ledgerEntryCounts,
 ];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
