@@ -38,13 +38,20 @@ export interface ResponseDoc<C extends AnswerCodec = AnswerCodec> {
 type View = Parameters<typeof resourceAnswerOf>[1];
 
 /** A success answering one resource as `data.<key>`; `note` says what else the answer tells. */
-export const resource = <K extends string, C extends View>(key: K, view: C, note?: string) => ({
+export const resource = <K extends string, C extends View>(
+  key: K,
+  view: C,
+  note?: string,
+): { description: string; codec: ReturnType<typeof resourceAnswerOf<K, C>> } => ({
   description: note === undefined ? `data.${key}` : `data.${key}, ${note}`,
   codec: resourceAnswerOf(key, view),
 });
 
 /** A success answering one page of `items` (decisions §9). */
-export const page = <C extends View>(items: string, view: C) => ({
+export const page = <C extends View>(
+  items: string,
+  view: C,
+): { description: string; codec: ReturnType<typeof pageOf<C>> } => ({
   description: `a page of ${items}`,
   codec: pageOf(view),
 });
