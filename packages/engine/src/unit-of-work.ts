@@ -24,6 +24,16 @@ export const orRefuse = <A>(either: E.Either<PayrailError, A>): A =>
 
 export type Outcome<T> = E.Either<PayrailError, T>;
 
+/** A decision that needs nothing from the store: its refusal as `Left`, as `unitOfWork` gives. */
+export const decide = <T>(work: () => T): Outcome<T> => {
+  try {
+    return E.right(work());
+  } catch (error) {
+    if (error instanceof Refused) return E.left(error.error);
+    throw error;
+  }
+};
+
 export const unitOfWork = async <T>(
   store: Store,
   work: (tx: StoreTransaction) => Promise<T>,

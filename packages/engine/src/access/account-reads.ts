@@ -20,7 +20,7 @@ import { requirePermission } from '../access-control.js';
 import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { callerAccount } from '../store-reads.js';
-import { type Outcome, orRefuse, unitOfWork } from '../unit-of-work.js';
+import { decide, type Outcome, orRefuse, unitOfWork } from '../unit-of-work.js';
 import {
   accountView,
   balanceView,
@@ -28,6 +28,7 @@ import {
   ledgerEntryView,
   zeroBalance,
 } from './access.views.js';
+import type { KeyCheckCache } from './key-check-cache.js';
 
 /** The account's own read endpoints answer a frozen account too. */
 const loadAccount = (tx: StoreTransaction, caller: Caller) => callerAccount(tx, caller, 'allowed');
@@ -66,15 +67,28 @@ const fundingListQuery = (caller: Caller, query: FundingQuery): ListQuery<Fundin
   offset: query.offset,
 });
 
-export const accountReadUseCases = (deps: EngineDeps) => {
+export const accountReadUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache) => {
   const read = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Outcome<T>> =>
     unitOfWork(deps.store, work);
 
-  const current = (caller: Caller) =>
-    read(async (tx) => {
+  /**
+   * The account as the key check read it when that read is still fresh (ADR 0029: at most
+   * `keyCheckCacheMs` old, forgotten at once when this engine changes the account), else as the
+   * store has it now.
+   */
+  const current = async (caller: Caller) => {
+    const checked = keyChecks.recordsOf(caller.key_id)?.account;
+    if (checked?.account_id === caller.account_id && checked.merchant_id === caller.merchant_id) {
+      return decide(() => {
+        requirePermission(caller, 'payment.account.read');
+        return { account: accountView(checked) };
+      });
+    }
+    return read(async (tx) => {
       requirePermission(caller, 'payment.account.read');
       return { account: accountView(await loadAccount(tx, caller)) };
     });
+  };
 
   const list = (caller: Caller, raw: Query) =>
     read(async (tx) => {

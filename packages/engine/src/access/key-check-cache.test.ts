@@ -75,4 +75,19 @@ describe('the key check on two engines over one store (two processes)', () => {
       'account frozen',
     );
   });
+
+  it("answers the caller's account from the key check's fresh read, and the store's after", async () => {
+    const h = accessHarness({ keyCheckCacheMs: 40 });
+    const m = await merchantWithKey(h, { permissions: ['payment.account.read'], name: 'erp' });
+    const elsewhere = accessUseCases(h.deps);
+    const caller = rightOf(await h.access.auth.authenticate({ token: m.token, ip }));
+    rightOf(await elsewhere.admin.updateAccount(m.accountId, { auto_approve: true }));
+    expect(rightOf(await h.access.accounts.current(caller)).account.auto_approve).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rightOf(await h.access.accounts.current(caller)).account.auto_approve).toBe(true);
+    // A change made through this engine is seen at once.
+    rightOf(await h.access.admin.updateAccount(m.accountId, { auto_approve: false }));
+    const again = rightOf(await h.access.auth.authenticate({ token: m.token, ip }));
+    expect(rightOf(await h.access.accounts.current(again)).account.auto_approve).toBe(false);
+  });
 });
