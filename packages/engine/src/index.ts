@@ -33,3 +33,4 @@ export type {
 } from './inspection.js';
 export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
 export * from './unit-of-work.js';
+export { type LoopScheduler, startWorkLoop, type WorkLoop } from './workers/work-loop.js';

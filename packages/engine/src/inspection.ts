@@ -246,6 +246,9 @@ export const inspectingStore = (store: Store, inspector: EngineInspector): Store
       for (const note of notes) tellDecision(note);
       return result;
     },
+    ...(store.onWork === undefined
+      ? {}
+      : { onWork: (listener: () => void) => store.onWork?.(listener) ?? (() => {}) }),
     close: () => store.close(),
   };
 };

@@ -85,9 +85,13 @@ export interface PayrailOptions {
   readonly trustedProxies?: readonly string[];
   /** Operator lines (failures by message, never a secret). Default: stderr. */
   readonly log?: (line: string) => void;
-  /** Timer loop pause; default 1000 ms. */
+  /**
+   * The timer loop's longest sleep; default 60 000 ms. The loop sleeps until the next timer is
+   * due or the store tells of a new one (`Store.onWork`, ADR 0030): this is only the safety net
+   * for a lost notification (or the polling interval of a store without `onWork`).
+   */
   readonly timerIntervalMs?: number;
-  /** Webhook dispatcher pause; default 500 ms. */
+  /** The webhook dispatcher's longest sleep, likewise; default 60 000 ms. */
   readonly dispatchIntervalMs?: number;
 }
 
@@ -186,6 +190,9 @@ const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
   return problems;
 };
 
+/** The loops' safety net: how long they sleep at most when no work is told of (ADR 0030). */
+const defaultMaxSleepMs = 60_000;
+
 const defaultLog = (line: string): void => {
   process.stderr.write(`${new Date().toISOString()} payrail: ${line}\n`);
 };
@@ -229,6 +236,9 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
       await dispatcher?.runOnce().catch((error: unknown) => {
         log(`webhook dispatcher failed: ${errorSummary(error)}`);
       });
+      // Both loops planned their sleeps on the clock before it moved.
+      loop?.wake();
+      dispatcher?.wake();
     },
     ...(options.executor === undefined ? {} : { payoutExecutor: options.executor }),
     ...(options.depositAddresses === undefined
@@ -292,7 +302,10 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
       stopping = undefined;
       loop = startTimerLoop({
         run: () => engine.workers.runDueTimers(worker),
-        intervalMs: options.timerIntervalMs ?? 1000,
+        nextDueAt: () => store.transaction((tx) => tx.timers.nextDueAt()),
+        clock,
+        ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
+        intervalMs: options.timerIntervalMs ?? defaultMaxSleepMs,
         log,
       });
       if (dispatcherStopped) {
@@ -300,7 +313,7 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
         dispatcher = webhooks;
         dispatcherStopped = false;
       }
-      webhooks.start({ intervalMs: options.dispatchIntervalMs ?? 500 });
+      webhooks.start({ intervalMs: options.dispatchIntervalMs ?? defaultMaxSleepMs });
     },
     stop: () => {
       const running = loop;

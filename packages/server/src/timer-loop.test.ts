@@ -1,3 +1,6 @@
+import type { Store, TimerRecord } from '@payrail/core';
+import type { LoopScheduler } from '@payrail/engine';
+import { createMemoryStore } from '@payrail/store-memory';
 import { describe, expect, it } from 'vitest';
 import { errorSummary, startTimerLoop } from './timer-loop.js';
 
@@ -68,6 +71,127 @@ describe('startTimerLoop', () => {
       'timer loop failed: Error: connection terminated (59 more failures since the last report)',
       'timer loop recovered',
     ]);
+  });
+});
+
+/** Sleeps that pass only when the test moves time; promises settle between wake-ups. */
+const manualTime = () => {
+  let nowMs = 0;
+  let seq = 0;
+  const pending = new Map<number, { at: number; run: () => void }>();
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const scheduler: LoopScheduler = {
+    schedule: (run, ms) => {
+      seq += 1;
+      pending.set(seq, { at: nowMs + ms, run });
+      return seq;
+    },
+    cancel: (handle) => {
+      pending.delete(handle as number);
+    },
+    nowMs: () => nowMs,
+  };
+  return {
+    scheduler,
+    get nowMs() {
+      return nowMs;
+    },
+    async advance(ms: number): Promise<void> {
+      const end = nowMs + ms;
+      await settle();
+      for (;;) {
+        const [id, next] = [...pending.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
+        if (id === undefined || next === undefined || next.at > end) break;
+        pending.delete(id);
+        nowMs = Math.max(nowMs, next.at);
+        next.run();
+        await settle();
+      }
+      nowMs = end;
+    },
+  };
+};
+
+describe('the timer loop over a store (no polling, ADR 0030)', () => {
+  const t0 = 1_700_000_000;
+  const timer = (id: string, dueAt: number): TimerRecord => ({
+    timer_id: `order.expiry:${id}`,
+    name: 'order.expiry',
+    business_type: 'acquiring',
+    business_id: id,
+    account_id: 'acc_1',
+    due_at: dueAt,
+  });
+
+  /** A memory store counting its units of work, and a loop firing its timers on fake time. */
+  const bed = () => {
+    const time = manualTime();
+    const memory = createMemoryStore();
+    const counted = { transactions: 0 };
+    const store: Store = {
+      transaction: (work) => {
+        counted.transactions += 1;
+        return memory.transaction(work);
+      },
+      onWork: (listener) => memory.onWork(listener),
+      close: () => memory.close(),
+    };
+    const clock = { now: () => t0 + Math.floor(time.nowMs / 1000) };
+    const fired: { id: string; atMs: number }[] = [];
+    const loop = startTimerLoop({
+      run: async () => {
+        const due = await store.transaction((tx) =>
+          tx.timers.claimDue({ worker: 'w', now: clock.now(), limit: 100, leaseSeconds: 60 }),
+        );
+        for (const t of due) {
+          await store.transaction((tx) => tx.timers.complete(t.timer_id, 'w'));
+          fired.push({ id: t.business_id, atMs: time.nowMs });
+        }
+        return due.length;
+      },
+      nextDueAt: () => store.transaction((tx) => tx.timers.nextDueAt()),
+      clock,
+      onWork: (listener) => memory.onWork(listener),
+      intervalMs: 60_000,
+      log: () => undefined,
+      scheduler: time.scheduler,
+    });
+    return { time, store, counted, fired, loop };
+  };
+
+  it('makes no unit of work for 30 s while nothing is due', async () => {
+    const { time, counted, loop } = bed();
+    await time.advance(0);
+    // The pass on start (a claim) and the plan (the next due time): then nothing.
+    expect(counted.transactions).toBe(2);
+    await time.advance(30_000);
+    expect(counted.transactions).toBe(2);
+    await loop.stop();
+  });
+
+  it('a timer set by a committed unit of work fires at its due second, not before', async () => {
+    const { time, store, fired, loop } = bed();
+    await time.advance(1_000);
+    await store.transaction((tx) => tx.timers.set(timer('ord_7', t0 + 8)));
+    await time.advance(6_990);
+    expect(fired).toEqual([]);
+    await time.advance(1_000);
+    expect(fired.map((f) => f.id)).toEqual(['ord_7']);
+    const at = fired[0]?.atMs ?? 0;
+    expect(at).toBeGreaterThanOrEqual(8_000);
+    expect(at).toBeLessThan(9_000);
+    await loop.stop();
+  });
+
+  it('a timer already due when set fires at once', async () => {
+    const { time, store, fired, loop } = bed();
+    await time.advance(5_000);
+    await store.transaction((tx) => tx.timers.set(timer('ord_late', t0)));
+    await time.advance(0);
+    expect(fired).toEqual([{ id: 'ord_late', atMs: 5_000 }]);
+    await loop.stop();
   });
 });
 

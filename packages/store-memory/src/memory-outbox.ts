@@ -10,6 +10,7 @@ import {
   outboxDestinationKey,
 } from '@payrail/core';
 import {
+  earliest,
   isLeaseActive,
   leaseClaimed,
   type MemoryState,
@@ -30,7 +31,26 @@ const queueKey = (message: OutboxMessage): string =>
 const oldestFirst = (a: StoredOutboxMessage, b: StoredOutboxMessage): number =>
   a.message.created_at - b.message.created_at || a.seq - b.seq;
 
-export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => void): OutboxPort => {
+/** The oldest pending message of each queue: the only ones a claim may hand out. */
+const headsOf = (state: MemoryState): StoredOutboxMessage[] => {
+  const heads = new Map<string, StoredOutboxMessage>();
+  const pending = [...state.outbox.values()]
+    .filter((stored) => stored.message.status === 'pending')
+    .sort(oldestFirst);
+  for (const stored of pending) {
+    const key = queueKey(stored.message);
+    if (!heads.has(key)) heads.set(key, stored);
+  }
+  return [...heads.values()];
+};
+
+export const memoryOutbox = (
+  state: MemoryState,
+  undo: UndoLog,
+  guard: () => void,
+  /** Tells the unit of work that it enqueued (so the store tells `onWork` listeners). */
+  noteWork: () => void,
+): OutboxPort => {
   /** Ends the worker's claim with `change`; false when the worker does not hold the claim. */
   const settle = (
     outboxId: string,
@@ -51,6 +71,7 @@ export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => voi
   return {
     async enqueue(messages: readonly NewOutboxMessage[]): Promise<void> {
       guard();
+      if (messages.length > 0) noteWork();
       for (const input of messages) {
         const key = dedupeKey(input);
         if (state.outboxKeys.has(key)) continue;
@@ -75,15 +96,7 @@ export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => voi
       leaseSeconds,
     }: ClaimOptions): Promise<readonly OutboxMessage[]> {
       guard();
-      const heads = new Map<string, StoredOutboxMessage>();
-      const pending = [...state.outbox.values()]
-        .filter((stored) => stored.message.status === 'pending')
-        .sort(oldestFirst);
-      for (const stored of pending) {
-        const key = queueKey(stored.message);
-        if (!heads.has(key)) heads.set(key, stored);
-      }
-      const claimed = [...heads.values()]
+      const claimed = headsOf(state)
         .filter((s) => s.message.available_at <= now && !isLeaseActive(s.lease, now))
         .slice(0, Math.max(0, limit));
       const lease = { worker, until: now + leaseSeconds };
@@ -112,6 +125,13 @@ export const memoryOutbox = (state: MemoryState, undo: UndoLog, guard: () => voi
       guard();
       const stored = state.outbox.get(outboxId);
       return stored === undefined ? undefined : structuredClone(stored.message);
+    },
+
+    async nextAvailableAt(): Promise<number | undefined> {
+      guard();
+      return earliest(
+        headsOf(state).map((s) => Math.max(s.message.available_at, s.lease?.until ?? -Infinity)),
+      );
     },
   };
 };

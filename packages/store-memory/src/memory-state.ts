@@ -96,6 +96,10 @@ export const compareIds = (a: unknown, b: unknown): number => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
+/** The smallest of `times`, or `undefined` when there is none. */
+export const earliest = (times: readonly number[]): number | undefined =>
+  times.reduce<number | undefined>((min, t) => (min === undefined || t < min ? t : min), undefined);
+
 export const isLeaseActive = (lease: Lease | null, now: number): boolean =>
   lease !== null && now < lease.until;
 

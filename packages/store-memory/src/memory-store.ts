@@ -23,6 +23,7 @@ import { UndoLog } from './undo-log.js';
 export interface MemoryStore extends Store {
   /** Whether `close()` was called. */
   readonly closed: boolean;
+  onWork(listener: () => void): () => void;
 }
 
 const states = new WeakMap<MemoryStore, MemoryState>();
@@ -38,6 +39,7 @@ const openTransaction = (
   state: MemoryState,
   undo: UndoLog,
   guard: () => void,
+  noteWork: () => void,
 ): StoreTransaction => {
   const collections = Object.fromEntries(
     (Object.keys(collectionSpecs) as CollectionName[]).map((name) => [
@@ -48,8 +50,8 @@ const openTransaction = (
   return {
     ...(collections as unknown as Collections),
     ledger: memoryLedger(state, undo, guard),
-    outbox: memoryOutbox(state, undo, guard),
-    timers: memoryTimers(state, undo, guard),
+    outbox: memoryOutbox(state, undo, guard, noteWork),
+    timers: memoryTimers(state, undo, guard, noteWork),
     idempotency: memoryIdempotency(state, undo, guard),
   };
 };
@@ -59,6 +61,16 @@ export const createMemoryStore = (): MemoryStore => {
   // The tail of the chain of units of work; each starts when the previous one has settled.
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
+  const workListeners = new Set<() => void>();
+  const tellWork = (): void => {
+    for (const listener of [...workListeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own; the unit of work has committed.
+      }
+    }
+  };
 
   const run = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
     if (closed) throw new Error('the memory store is closed');
@@ -68,14 +80,21 @@ export const createMemoryStore = (): MemoryStore => {
     const guard = (): void => {
       if (!open) throw new Error('this unit of work has already ended');
     };
+    let wroteWork = false;
+    const noteWork = (): void => {
+      wroteWork = true;
+    };
+    let result: T;
     try {
-      return await work(openTransaction(state, undo, guard));
+      result = await work(openTransaction(state, undo, guard, noteWork));
     } catch (error) {
       undo.rollback();
       throw error;
     } finally {
       open = false;
     }
+    if (wroteWork) tellWork();
+    return result;
   };
 
   const store: MemoryStore = {
@@ -87,9 +106,17 @@ export const createMemoryStore = (): MemoryStore => {
       tail = result.catch(() => undefined);
       return result;
     },
+    onWork(listener: () => void): () => void {
+      const own = (): void => listener();
+      workListeners.add(own);
+      return () => {
+        workListeners.delete(own);
+      };
+    },
     async close(): Promise<void> {
       await tail;
       closed = true;
+      workListeners.clear();
     },
   };
   states.set(store, state);

@@ -1,11 +1,24 @@
 /** Durable timers in memory: one per id, claimed with a lease so a crashed worker's claims lapse. */
 import type { ClaimOptions, TimerPort, TimerRecord } from '@payrail/core';
-import { compareIds, isLeaseActive, leaseClaimed, type MemoryState } from './memory-state.js';
+import {
+  compareIds,
+  earliest,
+  isLeaseActive,
+  leaseClaimed,
+  type MemoryState,
+} from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
 
-export const memoryTimers = (state: MemoryState, undo: UndoLog, guard: () => void): TimerPort => ({
+export const memoryTimers = (
+  state: MemoryState,
+  undo: UndoLog,
+  guard: () => void,
+  /** Tells the unit of work that it set a timer (so the store tells `onWork` listeners). */
+  noteWork: () => void,
+): TimerPort => ({
   async set(timer: TimerRecord): Promise<void> {
     guard();
+    noteWork();
     const stored = state.timers.get(timer.timer_id);
     const keepsClaim = stored !== undefined && stored.timer.due_at === timer.due_at;
     undo.set(state.timers, timer.timer_id, {
@@ -56,5 +69,12 @@ export const memoryTimers = (state: MemoryState, undo: UndoLog, guard: () => voi
     guard();
     const stored = state.timers.get(timerId);
     return stored === undefined ? undefined : structuredClone(stored.timer);
+  },
+
+  async nextDueAt(): Promise<number | undefined> {
+    guard();
+    return earliest(
+      [...state.timers.values()].map((s) => Math.max(s.timer.due_at, s.lease?.until ?? -Infinity)),
+    );
   },
 });

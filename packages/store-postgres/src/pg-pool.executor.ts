@@ -2,7 +2,7 @@
  * The executor over a node-postgres pool: each unit of work takes a connection of its own, so
  * units of work really run at the same time and PostgreSQL's locks decide who waits.
  */
-import { type CustomTypesConfig, type Pool, type PoolClient, types } from 'pg';
+import { Client, type CustomTypesConfig, type Pool, type PoolClient, types } from 'pg';
 import {
   defaultRetryPolicy,
   parseInt8,
@@ -13,6 +13,7 @@ import {
   type SqlSession,
   type SqlValue,
 } from './sql-executor.js';
+import { quoteIdent } from './table-layout.js';
 
 const identity = (text: string): string => text;
 
@@ -93,9 +94,41 @@ export interface PgPoolExecutorOptions {
   readonly retry?: RetryPolicy;
 }
 
+/**
+ * A connection of its own, outside the pool (it is held for the store's life and must not take
+ * a slot the units of work need), made from the pool's own settings.
+ */
+const listen =
+  (pool: Pool) =>
+  async (channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> => {
+    const client = new Client(pool.options);
+    let ended = false;
+    // A broken listening connection is dropped; an 'error' event with no listener would crash.
+    client.on('error', () => {
+      ended = true;
+      client.end().catch(() => undefined);
+    });
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    await client.connect();
+    try {
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return async () => {
+      if (ended) return;
+      ended = true;
+      await client.end().catch(() => undefined);
+    };
+  };
+
 export const pgPoolExecutor = (pool: Pool, options: PgPoolExecutorOptions): SqlExecutor => ({
   ...sessionOf(pool as unknown as Queryable),
   transaction: retryingTransactions(runOnce(pool), options.retry ?? defaultRetryPolicy),
+  listen: listen(pool),
   async close() {
     if (options.ownsPool) await pool.end();
   },

@@ -40,6 +40,12 @@ export interface SqlExecutor extends SqlSession {
    * runs it again after a serialization failure or a deadlock, as `retryPolicy` allows.
    */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Only where other processes share the database (a server): `LISTEN`s to `channel` on a
+   * connection of its own and calls `onNotify` with each notification's payload. Answers the
+   * function that ends it. A lost connection is not reopened (the loops' safety net covers it).
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

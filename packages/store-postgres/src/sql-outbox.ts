@@ -89,6 +89,7 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
   return {
     enqueue: (messages: readonly NewOutboxMessage[]) =>
       context.run(async () => {
+        if (messages.length > 0) context.noteWork();
         for (let i = 0; i < messages.length; i += enqueueChunk) {
           await enqueueRows(messages.slice(i, i + enqueueChunk));
         }
@@ -146,5 +147,22 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
 
     get: (outboxId: string) =>
       context.run(() => selectOne(session, selectById, [outboxId], messageOf)),
+
+    /** Over the heads of the queues only, as `claim` sees them (the same NOT EXISTS test). */
+    nextAvailableAt: () =>
+      context.run(async () => {
+        const { rows } = await session.query<{ next: number | null }>(
+          `SELECT min(GREATEST(o.available_at, o.claimed_until)) AS next FROM ${outbox} o
+            WHERE o.status = 'pending'
+              AND NOT EXISTS (
+                SELECT 1 FROM ${outbox} p
+                 WHERE p.status = 'pending'
+                   AND p.destination_key = o.destination_key
+                   AND p.business_type = o.business_type
+                   AND p.business_id = o.business_id
+                   AND (p.created_at, p.seq) < (o.created_at, o.seq))`,
+        );
+        return rows[0]?.next ?? undefined;
+      }),
   };
 };

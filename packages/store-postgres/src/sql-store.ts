@@ -3,6 +3,7 @@
  * it writes through that transaction. Shared by the server (pg pool) and the embedded (PGlite)
  * variants; only the executor differs.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import type {
   Collection,
   CollectionName,
@@ -12,7 +13,7 @@ import type {
 } from '@payrail/core';
 import { migrate } from './migrations/migrate.js';
 import { type StoredRecord, sqlCollection } from './sql-collection.js';
-import type { SqlExecutor } from './sql-executor.js';
+import type { SqlExecutor, SqlSession } from './sql-executor.js';
 import { sqlIdempotency } from './sql-idempotency.js';
 import { sqlLedger } from './sql-ledger.js';
 import { sqlOutbox } from './sql-outbox.js';
@@ -27,6 +28,7 @@ export interface PostgresStore extends Store {
   /** The schema holding every table of this store. */
   readonly schema: string;
   readonly closed: boolean;
+  onWork(listener: () => void): () => void;
 }
 
 interface StoreInternals {
@@ -57,6 +59,70 @@ const openTransaction = (context: UnitContext): StoreTransaction => {
   };
 };
 
+/**
+ * The `LISTEN`/`NOTIFY` channel of a schema's work: `payrail_work_<schema>` when that is a plain
+ * identifier of at most 63 bytes (PostgreSQL's limit), else named by a hash of the schema.
+ */
+export const workChannelOf = (schema: string): string => {
+  const plain = `payrail_work_${schema}`;
+  return /^[a-z_][a-z0-9_]*$/.test(schema) && plain.length <= 63
+    ? plain
+    : `payrail_work_${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
+};
+
+/**
+ * The store's side of `onWork`: listeners told in this process after a commit, and, where the
+ * executor can listen (a server), told of other processes' commits through `NOTIFY`. The
+ * listening connection opens with the first subscription and closes with the store.
+ */
+const workSignal = (executor: SqlExecutor, schema: string) => {
+  const channel = workChannelOf(schema);
+  // A notification carries its sender, so this store skips its own (it told them already).
+  const self = randomUUID();
+  const listeners = new Set<() => void>();
+  let listening: Promise<(() => Promise<void>) | undefined> | undefined;
+  const tell = (): void => {
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own; the unit of work has committed.
+      }
+    }
+  };
+  return {
+    /** Whether units of work must `NOTIFY` (other processes may listen). */
+    shared: executor.listen !== undefined,
+    /** Inside the unit of work: delivered by PostgreSQL only if and when it commits. */
+    notify: (session: SqlSession): Promise<unknown> =>
+      session.query('SELECT pg_notify($1, $2)', [channel, self]),
+    tell,
+    subscribe(listener: () => void): () => void {
+      const own = (): void => listener();
+      listeners.add(own);
+      if (listening === undefined && executor.listen !== undefined) {
+        // Without the connection this process still hears its own work; others' wait for the
+        // loops' safety net.
+        listening = executor
+          .listen(channel, (sender) => {
+            if (sender !== self) tell();
+          })
+          .catch(() => undefined);
+      }
+      return () => {
+        listeners.delete(own);
+      };
+    },
+    async close(): Promise<void> {
+      listeners.clear();
+      const stop = await listening;
+      // A subscription after the store closed opens nothing.
+      listening = Promise.resolve(undefined);
+      await stop?.();
+    },
+  };
+};
+
 /** Migrates the schema, then answers the store; closes the executor if migrating fails. */
 export const createSqlStore = async (
   executor: SqlExecutor,
@@ -70,6 +136,7 @@ export const createSqlStore = async (
   }
   let closed = false;
   const running = new Set<Promise<unknown>>();
+  const signal = workSignal(executor, schema);
 
   const store: PostgresStore = {
     schema,
@@ -78,14 +145,26 @@ export const createSqlStore = async (
     },
     transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       if (closed) return Promise.reject(new Error('the PostgreSQL store is closed'));
-      const unit = executor.transaction(async (session) => {
-        const handle = openUnit(session, schema);
-        try {
-          return await work(openTransaction(handle.context));
-        } finally {
-          await handle.end();
-        }
-      });
+      // Of the attempts the executor makes, the one that committed is the last.
+      let wroteWork = false;
+      const unit = executor
+        .transaction(async (session) => {
+          wroteWork = false;
+          const handle = openUnit(session, schema);
+          let result: T;
+          try {
+            result = await work(openTransaction(handle.context));
+          } finally {
+            await handle.end();
+          }
+          if (handle.wroteWork && signal.shared) await signal.notify(session);
+          wroteWork = handle.wroteWork;
+          return result;
+        })
+        .then((result) => {
+          if (wroteWork) signal.tell();
+          return result;
+        });
       running.add(unit);
       const forget = (): void => {
         running.delete(unit);
@@ -93,10 +172,12 @@ export const createSqlStore = async (
       unit.then(forget, forget);
       return unit;
     },
+    onWork: (listener) => signal.subscribe(listener),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
       await Promise.allSettled([...running]);
+      await signal.close();
       await executor.close();
     },
   };

@@ -22,6 +22,7 @@ export const sqlTimers = (context: UnitContext): TimerPort => {
   return {
     set: (timer: TimerRecord) =>
       context.run(async () => {
+        context.noteWork();
         // Moving a timer drops its claim; setting it again at the same time keeps it.
         await session.query(
           `INSERT INTO ${timers} AS t (${timerColumns})
@@ -83,5 +84,13 @@ export const sqlTimers = (context: UnitContext): TimerPort => {
       }),
 
     get: (timerId: string) => context.run(() => selectOne(session, selectById, [timerId], timerOf)),
+
+    nextDueAt: () =>
+      context.run(async () => {
+        const { rows } = await session.query<{ next: number | null }>(
+          `SELECT min(GREATEST(due_at, claimed_until)) AS next FROM ${timers}`,
+        );
+        return rows[0]?.next ?? undefined;
+      }),
   };
 };

@@ -16,16 +16,21 @@ export interface UnitContext {
   run<T>(operation: () => Promise<T>): Promise<T>;
   /** Runs `body` inside a savepoint: when it throws, its writes are undone and the error rethrown. */
   savepoint<T>(body: () => Promise<T>): Promise<T>;
+  /** Marks the unit as one that enqueued outbox messages or set timers (`Store.onWork`). */
+  noteWork(): void;
 }
 
 export interface UnitHandle {
   readonly context: UnitContext;
+  /** Whether an operation of the unit enqueued outbox messages or set timers. */
+  readonly wroteWork: boolean;
   /** Waits for operations still queued, then refuses any further one. */
   end(): Promise<void>;
 }
 
 export const openUnit = (session: SqlSession, schema: string): UnitHandle => {
   let open = true;
+  let wroteWork = false;
   let tail: Promise<unknown> = Promise.resolve();
   const guard = (): void => {
     if (!open) throw new Error('this unit of work has already ended');
@@ -54,9 +59,15 @@ export const openUnit = (session: SqlSession, schema: string): UnitHandle => {
         throw error;
       }
     },
+    noteWork() {
+      wroteWork = true;
+    },
   };
   return {
     context,
+    get wroteWork() {
+      return wroteWork;
+    },
     async end() {
       await tail;
       open = false;

@@ -15,6 +15,7 @@ import { modelConformance } from './model.conformance.js';
 import { outboxConformance } from './outbox.conformance.js';
 import { timersConformance } from './timers.conformance.js';
 import { unitOfWorkConformance } from './unit-of-work.conformance.js';
+import { wakeConformance } from './wake.conformance.js';
 
 /**
  * What the suite leaves out and why, shown in the title of the suite itself: a runner has no
@@ -42,6 +43,7 @@ export const runStoreConformance = (options: ConformanceOptions): void => {
     describe('timers', () => timersConformance(ctx));
     describe('idempotency', () => idempotencyConformance(ctx));
     describe('unit of work', () => unitOfWorkConformance(ctx));
+    describe('next due times and onWork', () => wakeConformance(ctx));
     const how = capabilities.concurrentTransactions.supported
       ? 'units of work run at the same time'
       : `units of work serialized: ${capabilities.concurrentTransactions.reason}; same answers required`;

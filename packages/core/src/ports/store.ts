@@ -177,6 +177,13 @@ export interface OutboxPort {
   /** Gives up on a claimed message after its last attempt. */
   fail(outboxId: string, worker: string): Promise<boolean>;
   get(outboxId: string): Promise<OutboxMessage | undefined>;
+  /**
+   * The earliest Unix second at which `claim` would hand out a message: over the head of each
+   * queue (the oldest pending message per destination and business object), its `available_at`,
+   * or its lease's end when that is later. `undefined` when nothing is pending. A time at or
+   * before now means something is claimable now (unless a concurrent claimer holds it).
+   */
+  nextAvailableAt(): Promise<number | undefined>;
 }
 
 export interface TimerRecord {
@@ -201,6 +208,11 @@ export interface TimerPort {
   /** Removes a fired timer (only by the worker holding the claim). */
   complete(timerId: string, worker: string): Promise<boolean>;
   get(timerId: string): Promise<TimerRecord | undefined>;
+  /**
+   * The earliest Unix second at which `claimDue` would hand out a timer: its `due_at`, or its
+   * lease's end when that is later. `undefined` when there is no timer.
+   */
+  nextDueAt(): Promise<number | undefined>;
 }
 
 export interface IdempotencyRecord {
@@ -234,6 +246,17 @@ export interface Store {
    * end by throwing: a refused operation wrote nothing, but PostgreSQL aborts the transaction.
    */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` after a unit of work that enqueued outbox messages or set timers has
+   * committed (never for one that rolled back; in this process, before `transaction`
+   * resolves), so the timer loop and the webhook dispatcher
+   * sleep until there is work instead of polling (ADR 0030). Every store tells of its own units
+   * of work; a store shared by several processes (PostgreSQL) also tells of theirs, at best
+   * effort. A listener must not throw and should only schedule work. Answers the unsubscribe.
+   * Optional, so a host's wrapper of a store still fits: without it the loops fall back to
+   * their safety-net interval.
+   */
+  onWork?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

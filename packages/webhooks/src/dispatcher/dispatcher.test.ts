@@ -4,6 +4,7 @@
  * signature's timestamp.
  */
 import type { Store, StoreTransaction } from '@payrail/core';
+import type { LoopScheduler } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { memoryOracle } from '@payrail/store-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,6 +130,112 @@ describe('the dispatcher loop', () => {
     broken = false;
     await until(() => lines.length === 2);
     expect(lines[1]).toBe('webhook dispatcher recovered');
+  });
+});
+
+/** Sleeps that pass only when the test moves time; promises settle between wake-ups. */
+const manualTime = () => {
+  let nowMs = 0;
+  let seq = 0;
+  const pending = new Map<number, { at: number; run: () => void }>();
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const scheduler: LoopScheduler = {
+    schedule: (run, ms) => {
+      seq += 1;
+      pending.set(seq, { at: nowMs + ms, run });
+      return seq;
+    },
+    cancel: (handle) => {
+      pending.delete(handle as number);
+    },
+    nowMs: () => nowMs,
+  };
+  return {
+    scheduler,
+    /** Milliseconds until the earliest sleep ends. */
+    nextWakeIn: (): number | undefined => {
+      const ats = [...pending.values()].map((p) => p.at - nowMs);
+      return ats.length === 0 ? undefined : Math.min(...ats);
+    },
+    async advance(ms: number): Promise<void> {
+      const end = nowMs + ms;
+      await settle();
+      for (;;) {
+        const [id, next] = [...pending.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
+        if (id === undefined || next === undefined || next.at > end) break;
+        pending.delete(id);
+        nowMs = Math.max(nowMs, next.at);
+        next.run();
+        await settle();
+      }
+      nowMs = end;
+    },
+  };
+};
+
+describe('the dispatcher sleeps until there is work (ADR 0030)', () => {
+  /** The memory store behind `setUp`, counting units of work; `onWork` passed through. */
+  const countingStore = (memory: ReturnType<typeof createMemoryStore>) => {
+    const counted = { transactions: 0 };
+    const store: Store = {
+      transaction: (work) => {
+        counted.transactions += 1;
+        return memory.transaction(work);
+      },
+      onWork: (listener) => memory.onWork(listener),
+      close: () => memory.close(),
+    };
+    return { store, counted };
+  };
+
+  it('makes no unit of work for 30 s while idle, and a committed enqueue wakes it at once', async () => {
+    const receiver = await receiverOf();
+    const memory = createMemoryStore();
+    const { approved, dispatcher } = await setUp(memory);
+    const { store, counted } = countingStore(memory);
+    const time = manualTime();
+    const loop = dispatcher({ store });
+    loop.start({ scheduler: time.scheduler });
+    await time.advance(0);
+    // A pass (one claim) and a plan (the next due time), then the safety net's sleep.
+    expect(counted.transactions).toBe(2);
+    expect(time.nextWakeIn()).toBe(60_000);
+    await time.advance(30_000);
+    expect(counted.transactions).toBe(2);
+    await approved(receiver.url('/a'));
+    await time.advance(0);
+    await until(() => receiver.requests.length === 1);
+    await loop.stop();
+  });
+
+  it('a failed attempt is sent again when its retry falls due, with no pass in between', async () => {
+    const receiver = await receiverOf((request) =>
+      request.nth === 1 ? { status: 500 } : { status: 200 },
+    );
+    const memory = createMemoryStore();
+    const { bed, approved, dispatcher } = await setUp(memory);
+    const { store, counted } = countingStore(memory);
+    const time = manualTime();
+    const loop = dispatcher({ store });
+    await approved(receiver.url('/retry'));
+    loop.start({ scheduler: time.scheduler });
+    await until(() => receiver.requests.length === 1);
+    await time.advance(0);
+    await until(async () => (await bed.outbox())[0]?.attempts === 1);
+    await time.advance(0);
+    // The retry schedule's first pause is 5 s: the loop sleeps until that second.
+    const wake = time.nextWakeIn() ?? 0;
+    expect(wake).toBeGreaterThan(4_000);
+    expect(wake).toBeLessThanOrEqual(5_005);
+    const before = counted.transactions;
+    await time.advance(wake - 1);
+    expect(counted.transactions).toBe(before);
+    bed.clock.advance(5);
+    await time.advance(1);
+    await until(() => receiver.requests.length === 2);
+    await loop.stop();
   });
 });
 

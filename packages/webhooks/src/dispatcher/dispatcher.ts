@@ -24,7 +24,13 @@ import type {
   StoreTransaction,
   WebhookDeliveryRecord,
 } from '@payrail/core';
-import { deliveredEventIdOf, type Engine } from '@payrail/engine';
+import {
+  deliveredEventIdOf,
+  type Engine,
+  type LoopScheduler,
+  startWorkLoop,
+  type WorkLoop,
+} from '@payrail/engine';
 import * as E from 'fp-ts/lib/Either.js';
 import { type DeliveryTarget, recordAttempt } from './delivery-log.js';
 import { httpTransport, type OutboundResponse, type Transport } from './http-transport.js';
@@ -63,8 +69,16 @@ export interface DispatcherOptions {
 }
 
 export interface DispatcherLoopOptions {
-  /** Pause between passes; default 500 ms. Passes never overlap. */
+  /**
+   * The longest sleep between passes; default 60 000 ms. The loop sleeps until the next message
+   * is due (`OutboxPort.nextAvailableAt`) or the store tells of a new one (`Store.onWork`); this
+   * is only the safety net for a lost notification (ADR 0030). Passes never overlap.
+   */
   readonly intervalMs?: number;
+  /** The pause after a failed pass; default 500 ms. */
+  readonly retryMs?: number;
+  /** Tests drive the sleeps by hand. */
+  readonly scheduler?: LoopScheduler;
 }
 
 export interface Dispatcher {
@@ -76,6 +90,8 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
   /** Runs passes in the background until `stop()`. */
   start(options?: DispatcherLoopOptions): void;
+  /** Plans the next pass again now (after the sandbox's test clock moved); no-op when not started. */
+  wake(): void;
   /**
    * No new pass or round starts; attempts in flight get `graceMs` (default 5000) to finish, then
    * are cut and recorded as failed attempts (retried on the schedule). Resolves once all is
@@ -293,48 +309,47 @@ export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
     return run;
   };
 
-  let started = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let loop: WorkLoop | undefined;
   let lastFailure: { summary: string; at: number } | undefined;
   const summaryOf = (error: unknown): string =>
     error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
-  const tick = (intervalMs: number): void => {
-    timer = undefined;
-    void runOnce()
-      .then(
-        () => {
-          if (lastFailure !== undefined) log('webhook dispatcher recovered');
-          lastFailure = undefined;
-        },
-        (error: unknown) => {
-          // A repeated failure (a database outage) is logged once a minute, not every pass.
-          const summary = summaryOf(error);
-          const at = Date.now();
-          if (lastFailure?.summary !== summary || at - lastFailure.at >= 60_000) {
-            log(`webhook dispatcher failed: ${summary}`);
-            lastFailure = { summary, at };
-          }
-        },
-      )
-      .finally(() => {
-        if (!stopped) timer = setTimeout(() => tick(intervalMs), intervalMs);
-      });
-  };
+  const startLoop = (options: DispatcherLoopOptions): WorkLoop =>
+    startWorkLoop({
+      run: runOnce,
+      nextDueAt: () => store.transaction((tx) => tx.outbox.nextAvailableAt()),
+      clock,
+      ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
+      maxSleepMs: options.intervalMs ?? 60_000,
+      retryMs: options.retryMs ?? 500,
+      ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+      succeeded: () => {
+        if (lastFailure !== undefined) log('webhook dispatcher recovered');
+        lastFailure = undefined;
+      },
+      failed: (error) => {
+        // A repeated failure (a database outage) is logged once a minute, not every pass.
+        const summary = summaryOf(error);
+        const at = Date.now();
+        if (lastFailure?.summary !== summary || at - lastFailure.at >= 60_000) {
+          log(`webhook dispatcher failed: ${summary}`);
+          lastFailure = { summary, at };
+        }
+      },
+    });
 
   return {
     runOnce,
-    start: (loop = {}) => {
-      if (stopped || started) return;
-      started = true;
-      tick(loop.intervalMs ?? 500);
+    start: (loopOptions = {}) => {
+      if (stopped || loop !== undefined) return;
+      loop = startLoop(loopOptions);
     },
+    wake: () => loop?.wake(),
     stop: async (graceMs = 5000) => {
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
       const cut = setTimeout(() => aborter.abort(), graceMs);
       try {
-        await running;
+        await Promise.all([loop?.stop(), running]);
       } finally {
         clearTimeout(cut);
       }
