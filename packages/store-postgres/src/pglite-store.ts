@@ -3,6 +3,10 @@
  * in memory), with no server. The same SQL as the server variant; units of work run one at a
  * time on PGlite's single connection.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteExecutor } from './pglite.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
@@ -21,12 +25,57 @@ export interface PGliteStoreOptions {
   readonly retry?: RetryPolicy;
   /** Run `ANALYZE` after this many committed units of work (PGlite has no autovacuum). */
   readonly analyzeEvery?: number;
+  /**
+   * PostgreSQL's `shared_buffers` for a database the store opens; default `32MB` (PGlite's own
+   * default is 128MB, which costs about 100 MB of resident memory more: docs/performance.md).
+   */
+  readonly sharedBuffers?: string;
 }
+
+/**
+ * Creates the database in a new data directory (PGlite's initdb) in a short-lived Node process:
+ * initdb peaks at about 800 MB of resident memory, which a process keeps as its high-water mark
+ * for good, so the serving process only ever opens a database that exists. The child resolves
+ * `@electric-sql/pglite` from this module's folder, as this module does.
+ */
+const initialiseApart = (dataDir: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const script = `const { PGlite } = await import('@electric-sql/pglite');
+const db = await PGlite.create(${JSON.stringify(dataDir)});
+await db.close();`;
+    const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
+      cwd: dirname(fileURLToPath(import.meta.url)),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`PGlite could not create a database in ${dataDir}: ${stderr.trim()}`)),
+    );
+  });
+
+const isMemory = (dataDir: string): boolean => dataDir.startsWith('memory://');
+
+const openDatabase = async (dataDir: string, sharedBuffers: string): Promise<PGlite> => {
+  if (!isMemory(dataDir) && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    await initialiseApart(dataDir);
+  }
+  return PGlite.create(dataDir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+  });
+};
 
 export const createPGliteStore = async (
   options: PGliteStoreOptions = {},
 ): Promise<PostgresStore> => {
-  const db = options.pglite ?? (await PGlite.create(options.dataDir ?? 'memory://'));
+  const db =
+    options.pglite ??
+    (await openDatabase(options.dataDir ?? 'memory://', options.sharedBuffers ?? '32MB'));
   const executor = pgliteExecutor(db, {
     ownsDatabase: options.pglite === undefined,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
