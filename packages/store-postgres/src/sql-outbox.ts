@@ -59,7 +59,7 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
         ${p(9)}::jsonb, 'pending', 0, ${p(10)}::bigint, ${p(11)}::bigint)`;
     });
     // Rows are inserted in list order, so `seq` keeps the enqueue order.
-    await session.query(
+    const written = context.writingWork(
       `INSERT INTO ${outbox} (outbox_id, event_id, account_id, business_type, business_id,
           event_type, destination_key, destination, payload, status, attempts, available_at,
           created_at)
@@ -67,6 +67,7 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
         ON CONFLICT DO NOTHING`,
       params,
     );
+    await session.query(written.text, written.params);
   };
 
   /** Ends the worker's claim with `assignments`; false when the worker does not hold it. */
@@ -89,7 +90,6 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
   return {
     enqueue: (messages: readonly NewOutboxMessage[]) =>
       context.run(async () => {
-        if (messages.length > 0) context.noteWork();
         for (let i = 0; i < messages.length; i += enqueueChunk) {
           await enqueueRows(messages.slice(i, i + enqueueChunk));
         }

@@ -91,8 +91,8 @@ const workSignal = (executor: SqlExecutor, schema: string) => {
     }
   };
   return {
-    /** Whether units of work must `NOTIFY` (other processes may listen). */
-    shared: executor.listen !== undefined,
+    /** What units of work `NOTIFY` with, when other processes may listen (a server). */
+    notice: executor.listen === undefined ? undefined : { channel, payload: self },
     /** Inside the unit of work: delivered by PostgreSQL only if and when it commits. */
     notify: (session: SqlSession): Promise<unknown> =>
       session.query('SELECT pg_notify($1, $2)', [channel, self]),
@@ -150,14 +150,16 @@ export const createSqlStore = async (
       const unit = executor
         .transaction(async (session) => {
           wroteWork = false;
-          const handle = openUnit(session, schema);
+          const handle = openUnit(session, schema, signal.notice);
           let result: T;
           try {
             result = await work(openTransaction(handle.context));
           } finally {
             await handle.end();
           }
-          if (handle.wroteWork && signal.shared) await signal.notify(session);
+          if (handle.wroteWork && !handle.notified && signal.notice !== undefined) {
+            await signal.notify(session);
+          }
           wroteWork = handle.wroteWork;
           return result;
         })

@@ -22,9 +22,8 @@ export const sqlTimers = (context: UnitContext): TimerPort => {
   return {
     set: (timer: TimerRecord) =>
       context.run(async () => {
-        context.noteWork();
         // Moving a timer drops its claim; setting it again at the same time keeps it.
-        await session.query(
+        const { text, params } = context.writingWork(
           `INSERT INTO ${timers} AS t (${timerColumns})
              VALUES ($1, $2, $3, $4, $5, $6::bigint)
            ON CONFLICT (timer_id) DO UPDATE SET
@@ -44,6 +43,7 @@ export const sqlTimers = (context: UnitContext): TimerPort => {
             timer.due_at,
           ],
         );
+        await session.query(text, params);
       }),
 
     clear: (timerId: string) =>

@@ -5,7 +5,7 @@
  * refuses leaves nothing behind and the unit of work stays usable.
  */
 import { type LooseCollectionSpec, StoreFailure } from '@payrail/core';
-import { type SqlSession, sqlStateOf } from './sql-executor.js';
+import { type SqlSession, type SqlValue, sqlStateOf } from './sql-executor.js';
 import { tableIn } from './table-layout.js';
 
 export interface UnitContext {
@@ -16,21 +16,34 @@ export interface UnitContext {
   run<T>(operation: () => Promise<T>): Promise<T>;
   /** Runs `body` inside a savepoint: when it throws, its writes are undone and the error rethrown. */
   savepoint<T>(body: () => Promise<T>): Promise<T>;
-  /** Marks the unit as one that enqueued outbox messages or set timers (`Store.onWork`). */
-  noteWork(): void;
+  /**
+   * Marks the unit as one that enqueued outbox messages or set timers (`Store.onWork`), and
+   * answers the statement that writes them with the unit's `NOTIFY` riding on it when other
+   * processes listen and the unit has not notified yet: one round trip instead of two.
+   */
+  writingWork(text: string, params: readonly SqlValue[]): { text: string; params: SqlValue[] };
+}
+
+/** Where a unit of work tells other processes that it wrote work (`pg_notify`'s arguments). */
+export interface WorkNotice {
+  readonly channel: string;
+  readonly payload: string;
 }
 
 export interface UnitHandle {
   readonly context: UnitContext;
   /** Whether an operation of the unit enqueued outbox messages or set timers. */
   readonly wroteWork: boolean;
+  /** Whether one of those statements carried the unit's `NOTIFY`. */
+  readonly notified: boolean;
   /** Waits for operations still queued, then refuses any further one. */
   end(): Promise<void>;
 }
 
-export const openUnit = (session: SqlSession, schema: string): UnitHandle => {
+export const openUnit = (session: SqlSession, schema: string, notice?: WorkNotice): UnitHandle => {
   let open = true;
   let wroteWork = false;
+  let notified = false;
   let tail: Promise<unknown> = Promise.resolve();
   const guard = (): void => {
     if (!open) throw new Error('this unit of work has already ended');
@@ -59,14 +72,26 @@ export const openUnit = (session: SqlSession, schema: string): UnitHandle => {
         throw error;
       }
     },
-    noteWork() {
+    writingWork(text, params) {
       wroteWork = true;
+      if (notice === undefined || notified) return { text, params: [...params] };
+      notified = true;
+      const n = params.length;
+      // A data-modifying CTE runs whether or not the query reads it; PostgreSQL delivers the
+      // notification only if and when the transaction commits.
+      return {
+        text: `WITH written AS (${text}) SELECT pg_notify($${n + 1}, $${n + 2})`,
+        params: [...params, notice.channel, notice.payload],
+      };
     },
   };
   return {
     context,
     get wroteWork() {
       return wroteWork;
+    },
+    get notified() {
+      return notified;
     },
     async end() {
       await tail;
