@@ -33,6 +33,12 @@ export interface EngineSettings {
    * apply at once; made by another process on the same store, within this time.
    */
   readonly keyCheckCacheMs?: number;
+  /**
+   * How long quick payouts and beneficiaries may use the payout catalogue (active networks,
+   * methods, active routes) read earlier, in milliseconds (ADR 0031); default 1000, 0 reads the
+   * store every time. Changes made through this engine apply at once.
+   */
+  readonly catalogueCacheMs?: number;
 }
 
 /** The sandbox's test clock: `/admin/sandbox/clock/advance` moves it (decisions §8). */

@@ -28,6 +28,7 @@ import { callerAccount } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import { insertAccount, upsertBeneficiary } from './beneficiary-linking.js';
 import { beneficiaryAccountView, beneficiaryView, pageView } from './payout.views.js';
+import type { PayoutCatalogue } from './payout-catalogue.js';
 import { networkLookupIn } from './payout-commands.js';
 import { candidateRoutes, findMethod } from './payout-routing.js';
 
@@ -36,6 +37,7 @@ import { candidateRoutes, findMethod } from './payout-routing.js';
  * the account can use: the union of those routes' required fields, in route order.
  */
 const requiredProfileFields = async (
+  catalogue: PayoutCatalogue,
   tx: StoreTransaction,
   accountId: string,
   methodId: number,
@@ -44,7 +46,7 @@ const requiredProfileFields = async (
 ): Promise<readonly string[]> => {
   const required: string[] = [];
   for (const currency of currencies) {
-    const routes = await candidateRoutes(tx, {
+    const routes = await candidateRoutes(catalogue, tx, {
       accountId,
       currency,
       methodId,
@@ -55,7 +57,7 @@ const requiredProfileFields = async (
   return [...new Set(required)];
 };
 
-export const beneficiaryUseCases = (deps: EngineDeps) => {
+export const beneficiaryUseCases = (deps: EngineDeps, catalogue: PayoutCatalogue) => {
   const withAccount = async (tx: StoreTransaction, caller: Caller, permission: Permission) => {
     requirePermission(caller, permission);
     return callerAccount(tx, caller, 'refused', 'payout');
@@ -112,12 +114,13 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
         unitOfWork(deps.store, async (tx) => {
           const account = await withAccount(tx, caller, 'payment.payout.beneficiary.write');
           const request = orRefuse(decodeWith(BeneficiaryCreateRequest)(body));
-          const method = await findMethod(tx, request.method_id);
+          const method = await findMethod(catalogue, tx, request.method_id);
           const channelId = request.channel_id ?? null;
           if (channelId !== null && !method.channel_ids.includes(channelId)) {
             refuse(payrailError('payout_channel_not_found'));
           }
           const required = await requiredProfileFields(
+            catalogue,
             tx,
             account.account_id,
             method.method_id,
@@ -173,11 +176,13 @@ export const beneficiaryUseCases = (deps: EngineDeps) => {
         unitOfWork(deps.store, async (tx) => {
           await withAccount(tx, caller, 'payment.payout.beneficiary_account.write');
           const request = orRefuse(
-            decodeBeneficiaryAccountCreate(body, { lookupNetwork: await networkLookupIn(tx) }),
+            decodeBeneficiaryAccountCreate(body, {
+              lookupNetwork: await networkLookupIn(catalogue, tx),
+            }),
           );
           const beneficiary = await findBeneficiary(tx, caller, request.beneficiary_id, 'body');
           if (beneficiary.status !== 'active') refuse(payrailError('beneficiary_disabled'));
-          const method = await findMethod(tx, beneficiary.method_id);
+          const method = await findMethod(catalogue, tx, beneficiary.method_id);
           if (!method.network_codes.includes(request.network_code)) {
             refuse(payrailError('network_not_found'));
           }

@@ -45,7 +45,7 @@ import type { Caller, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteStart } from '../inspection.js';
 import { outboundUrlRefusal } from '../outbound-url-refusal.js';
-import { callerAccount, listAll } from '../store-reads.js';
+import { callerAccount } from '../store-reads.js';
 import { orRefuse, refuse, unitOfWork } from '../unit-of-work.js';
 import {
   type LinkedBeneficiary,
@@ -61,17 +61,19 @@ import {
   savePayout,
 } from './payout.store.js';
 import { createdPayoutView, maskedFieldsOf, pageView } from './payout.views.js';
+import type { PayoutCatalogue } from './payout-catalogue.js';
 import { checkMethod, feeOf, findMethod, selectRoute } from './payout-routing.js';
 
 /** The receiving networks the decoders check inline accounts against (active ones only). */
-export const networkLookupIn = async (tx: StoreTransaction): Promise<NetworkLookup> =>
+export const networkLookupIn = async (
+  catalogue: PayoutCatalogue,
+  tx: StoreTransaction,
+): Promise<NetworkLookup> =>
   networkLookupOf(
-    (await listAll(tx.payoutNetworks, { sort: 'asc', where: { status: 'active' } })).map(
-      (network) => ({
-        code: network.code,
-        fields: network.fields,
-      }),
-    ),
+    (await catalogue.activeNetworks(tx)).map((network) => ({
+      code: network.code,
+      fields: network.fields,
+    })),
   );
 
 /** JSON with object keys sorted at every depth: equal meaning, equal text. */
@@ -120,7 +122,7 @@ const requireWallet = (account: AccountRecord, currency: Currency): void => {
 /** Thrown inside create when a concurrent twin took the payout's unique key first. */
 class TwinCommitted extends Error {}
 
-export const payoutCommands = (deps: EngineDeps) => {
+export const payoutCommands = (deps: EngineDeps, catalogue: PayoutCatalogue) => {
   const allowInsecureNotifyUrl = deps.settings.allowInsecureWebhooks;
 
   /** Permissions, then the account: it must exist, not be frozen, and have payouts enabled. */
@@ -145,7 +147,7 @@ export const payoutCommands = (deps: EngineDeps) => {
       readonly beneficiary: BeneficiaryRecord;
     },
   ): Promise<{ readonly routing: PayoutRouting; readonly fee: string }> => {
-    const route = await selectRoute(tx, request);
+    const route = await selectRoute(catalogue, tx, request);
     const fee = feeOf(route, request.currency, request.amount, request.feeBearer);
     orRefuse(
       requireBeneficiaryFields(
@@ -184,7 +186,7 @@ export const payoutCommands = (deps: EngineDeps) => {
     if (request.beneficiary !== undefined && request.account !== undefined) {
       // The codec guarantees method_id with an inline pair.
       const methodId = request.methodId ?? refuse(payrailError('method_id_required_inline'));
-      const method = request.method ?? (await findMethod(tx, methodId));
+      const method = request.method ?? (await findMethod(catalogue, tx, methodId));
       if (!method.network_codes.includes(request.account.network_code)) {
         refuse(payrailError('network_not_found'));
       }
@@ -234,7 +236,7 @@ export const payoutCommands = (deps: EngineDeps) => {
         );
         const request = orRefuse(
           decodePayoutCreate(body, {
-            lookupNetwork: await networkLookupIn(tx),
+            lookupNetwork: await networkLookupIn(catalogue, tx),
             allowInsecureNotifyUrl,
           }),
         );
@@ -262,7 +264,9 @@ export const payoutCommands = (deps: EngineDeps) => {
 
         const amount = atScale(request.currency, request.amount);
         const method =
-          request.method_id === undefined ? undefined : await findMethod(tx, request.method_id);
+          request.method_id === undefined
+            ? undefined
+            : await findMethod(catalogue, tx, request.method_id);
         if (method !== undefined) checkMethod(method, request.currency, request.channel_id ?? null);
         const linked = await linkRecipient(tx, at, account.account_id, {
           ...(request.method_id === undefined ? {} : { methodId: request.method_id }),
@@ -280,7 +284,7 @@ export const payoutCommands = (deps: EngineDeps) => {
         requireSameChannel(linked.beneficiary, request.channel_id ?? null);
         const methodId = linked.beneficiary.method_id;
         if (request.method_id === undefined) {
-          checkMethod(await findMethod(tx, methodId), request.currency, null);
+          checkMethod(await findMethod(catalogue, tx, methodId), request.currency, null);
         }
         const { routing, fee } = await routingFor(tx, {
           accountId: account.account_id,
@@ -430,7 +434,7 @@ export const payoutCommands = (deps: EngineDeps) => {
         if (state !== 'draft' && state !== 'returned') refuse(payrailError('payout_not_editable'));
         const patch = orRefuse(
           decodePayoutUpdate(body, {
-            lookupNetwork: await networkLookupIn(tx),
+            lookupNetwork: await networkLookupIn(catalogue, tx),
             allowInsecureNotifyUrl,
           }),
         );
@@ -472,7 +476,7 @@ export const payoutCommands = (deps: EngineDeps) => {
           patch.channel_id ??
           (methodId === loaded.routing?.method_id ? loaded.routing.channel_id : null);
         requireSameChannel(linked.beneficiary, channelId);
-        checkMethod(await findMethod(tx, methodId), currency, channelId);
+        checkMethod(await findMethod(catalogue, tx, methodId), currency, channelId);
         const { routing, fee } = await routingFor(tx, {
           accountId: account.account_id,
           currency,

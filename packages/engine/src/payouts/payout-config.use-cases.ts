@@ -38,6 +38,7 @@ import {
   payoutRouteView,
   routeDraftOf,
 } from './payout.views.js';
+import type { PayoutCatalogue } from './payout-catalogue.js';
 import { methodServesCurrency } from './payout-routing.js';
 
 /** The admin lists take `limit` and `offset` only (the same rules as every list). */
@@ -112,11 +113,14 @@ const wholeList = <V>(items: readonly V[]): PageView<V> => ({
   offset: 0,
 });
 
-export const payoutConfigUseCases = (deps: EngineDeps) => {
+export const payoutConfigUseCases = (deps: EngineDeps, catalogue: PayoutCatalogue) => {
   const run = <T>(work: (tx: StoreTransaction, at: number) => Promise<T>) => {
     const at = deps.clock.now();
     return unitOfWork(deps.store, (tx) => work(tx, at));
   };
+  /** `run` for a change of the catalogue: once it has ended, the payout side reads it again. */
+  const change = <T>(work: (tx: StoreTransaction, at: number) => Promise<T>) =>
+    run(work).finally(() => catalogue.forget());
 
   // -------------------------------------------------------------------------------------------
   // Operator: /admin/payout-methods
@@ -136,7 +140,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     createPayoutMethod: (body: unknown) =>
-      run(async (tx, at) => {
+      change(async (tx, at) => {
         const draft = orRefuse(decodePayoutMethodCreate(body));
         await checkNetworksExist(tx, draft.network_codes);
         const methodId =
@@ -160,7 +164,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     updatePayoutMethod: (methodId: string, body: unknown) =>
-      run(async (tx, at) => {
+      change(async (tx, at) => {
         const current = await findMethodRecord(tx, methodId);
         const draft = orRefuse(decodePayoutMethodUpdate(body, methodDraftOf(current)));
         await checkNetworksExist(tx, draft.network_codes);
@@ -188,7 +192,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     createPayoutNetwork: (body: unknown) =>
-      run(async (tx, at) => {
+      change(async (tx, at) => {
         const draft = orRefuse(decodePayoutNetworkCreate(body));
         const network = await insertOrRefuse(
           () => tx.payoutNetworks.insert({ ...draft, created_at: at, updated_at: at }),
@@ -198,7 +202,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     updatePayoutNetwork: (code: string, body: unknown) =>
-      run(async (tx, at) => {
+      change(async (tx, at) => {
         const current =
           (await tx.payoutNetworks.get(code)) ?? refuse(payrailError('network_code_not_found'));
         const draft = orRefuse(decodePayoutNetworkUpdate(body, current));
@@ -217,7 +221,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     createRoute: (body: unknown) =>
-      run(async (tx, at) => {
+      change(async (tx, at) => {
         const draft = orRefuse(decodePayoutRouteCreate(body));
         await checkRouteTargets(tx, draft);
         const route = await tx.payoutRoutes.insert({
@@ -230,7 +234,7 @@ export const payoutConfigUseCases = (deps: EngineDeps) => {
       }),
 
     updateRoute: (routeId: string, body: unknown) =>
-      run(async (tx, at) => {
+      change(async (tx, at) => {
         const current =
           (await tx.payoutRoutes.get(routeId)) ?? refuse(payrailError('route_id_not_found'));
         const draft = orRefuse(decodePayoutRouteUpdate(body, routeDraftOf(current)));

@@ -18,15 +18,16 @@ import {
   payrailError,
   type StoreTransaction,
 } from '@payrail/core';
-import { listAll } from '../store-reads.js';
 import { refuse } from '../unit-of-work.js';
+import type { PayoutCatalogue } from './payout-catalogue.js';
 
 /** An active method, else `payout method not found`. */
 export const findMethod = async (
+  catalogue: PayoutCatalogue,
   tx: StoreTransaction,
   methodId: number,
 ): Promise<PayoutMethodRecord> => {
-  const method = await tx.payoutMethods.get(methodId);
+  const method = await catalogue.method(tx, methodId);
   return method?.status === 'active' ? method : refuse(payrailError('payout_method_not_found'));
 };
 
@@ -63,13 +64,11 @@ export interface RouteQuery {
 
 /** Active routes of (account or global, currency, method, channel), in order of preference. */
 export const candidateRoutes = async (
+  catalogue: PayoutCatalogue,
   tx: StoreTransaction,
   query: Omit<RouteQuery, 'amount'>,
 ): Promise<readonly PayoutRouteRecord[]> => {
-  const routes = await listAll(tx.payoutRoutes, {
-    sort: 'asc',
-    where: { currency: query.currency, method_id: query.methodId, status: 'active' },
-  });
+  const routes = await catalogue.activeRoutes(tx, query.currency, query.methodId);
   const rank = (route: PayoutRouteRecord): number =>
     (route.account_id === null ? 2 : 0) + (route.channel_id === query.channelId ? 0 : 1);
   return routes
@@ -90,11 +89,12 @@ export const candidateRoutes = async (
  * `channel account not configured` when the chosen one has no channel account yet.
  */
 export const selectRoute = async (
+  catalogue: PayoutCatalogue,
   tx: StoreTransaction,
   query: RouteQuery,
 ): Promise<PayoutRouteRecord> => {
   const amount = new Decimal(query.amount);
-  const route = (await candidateRoutes(tx, query)).find(
+  const route = (await candidateRoutes(catalogue, tx, query)).find(
     (r) => amount.greaterThanOrEqualTo(r.min_amount) && amount.lessThanOrEqualTo(r.max_amount),
   );
   if (route === undefined) return refuse(payrailError('payout_route_not_configured'));

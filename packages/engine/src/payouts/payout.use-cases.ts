@@ -10,6 +10,7 @@ import type { Engine } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { beneficiaryUseCases } from './beneficiary.use-cases.js';
+import { payoutCatalogue } from './payout-catalogue.js';
 import { payoutCommands } from './payout-commands.js';
 import { payoutConfigUseCases } from './payout-config.use-cases.js';
 import { payoutDeliveries } from './payout-deliveries.js';
@@ -30,11 +31,17 @@ type PayoutAdmin = Pick<
   | 'sandboxExecution'
 >;
 
+/** How long the payout catalogue may be read from memory by default (ADR 0031). */
+const defaultCatalogueCacheMs = 1000;
+
 export const payoutUseCases = (deps: EngineDeps) => {
-  const commands = payoutCommands(deps);
+  const catalogue = payoutCatalogue({
+    ttlMs: deps.settings.catalogueCacheMs ?? defaultCatalogueCacheMs,
+  });
+  const commands = payoutCommands(deps, catalogue);
   const operator = payoutOperator(deps);
-  const config = payoutConfigUseCases(deps);
-  const { beneficiaries, beneficiaryAccounts } = beneficiaryUseCases(deps);
+  const config = payoutConfigUseCases(deps, catalogue);
+  const { beneficiaries, beneficiaryAccounts } = beneficiaryUseCases(deps, catalogue);
 
   const payouts: Engine['payouts'] = { ...commands, deliveries: payoutDeliveries(deps) };
   const admin: PayoutAdmin = {
