@@ -24,9 +24,9 @@ export interface PayrailServerOptions {
    * unused, and `stop()` leaves the store open.
    */
   readonly store?: Store;
-  /** Default 1000 ms. */
+  /** The timer loop's longest sleep (a safety net, ADR 0030); default 60,000 ms. */
   readonly timerIntervalMs?: number;
-  /** Pause between webhook dispatcher passes; default 500 ms. */
+  /** The webhook dispatcher's longest sleep (a safety net, ADR 0030); default 60,000 ms. */
   readonly dispatchIntervalMs?: number;
   /** How long `stop()` waits for requests in flight before closing their connections. */
   readonly shutdownGraceMs?: number;
@@ -121,8 +121,12 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
           ? [sandboxAcquiringProvider({ allowedSources: config.upstreamSandboxSources })]
           : [],
       log,
-      timerIntervalMs: options.timerIntervalMs ?? 1000,
-      dispatchIntervalMs: options.dispatchIntervalMs ?? 500,
+      ...(options.timerIntervalMs === undefined
+        ? {}
+        : { timerIntervalMs: options.timerIntervalMs }),
+      ...(options.dispatchIntervalMs === undefined
+        ? {}
+        : { dispatchIntervalMs: options.dispatchIntervalMs }),
       ...(inspector === undefined ? {} : { inspect: inspector.inspect }),
     });
     running = await serve(payrail.app, { port, hostname: config.host });
