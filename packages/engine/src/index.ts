@@ -33,4 +33,5 @@ export type {
 } from './inspection.js';
 export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
 export * from './unit-of-work.js';
+export { manualLoopScheduler } from './workers/manual-scheduler.js';
 export { type LoopScheduler, startWorkLoop, type WorkLoop } from './workers/work-loop.js';

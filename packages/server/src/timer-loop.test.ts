@@ -1,5 +1,5 @@
 import type { Store, TimerRecord } from '@payrail/core';
-import type { LoopScheduler } from '@payrail/engine';
+import { manualLoopScheduler as manualTime } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { describe, expect, it } from 'vitest';
 import { errorSummary, startTimerLoop } from './timer-loop.js';
@@ -73,46 +73,6 @@ describe('startTimerLoop', () => {
     ]);
   });
 });
-
-/** Sleeps that pass only when the test moves time; promises settle between wake-ups. */
-const manualTime = () => {
-  let nowMs = 0;
-  let seq = 0;
-  const pending = new Map<number, { at: number; run: () => void }>();
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
-  };
-  const scheduler: LoopScheduler = {
-    schedule: (run, ms) => {
-      seq += 1;
-      pending.set(seq, { at: nowMs + ms, run });
-      return seq;
-    },
-    cancel: (handle) => {
-      pending.delete(handle as number);
-    },
-    nowMs: () => nowMs,
-  };
-  return {
-    scheduler,
-    get nowMs() {
-      return nowMs;
-    },
-    async advance(ms: number): Promise<void> {
-      const end = nowMs + ms;
-      await settle();
-      for (;;) {
-        const [id, next] = [...pending.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
-        if (id === undefined || next === undefined || next.at > end) break;
-        pending.delete(id);
-        nowMs = Math.max(nowMs, next.at);
-        next.run();
-        await settle();
-      }
-      nowMs = end;
-    },
-  };
-};
 
 describe('the timer loop over a store (no polling, ADR 0030)', () => {
   const t0 = 1_700_000_000;

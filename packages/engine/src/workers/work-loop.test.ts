@@ -1,47 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type LoopScheduler, startWorkLoop, type WorkLoopOptions } from './work-loop.js';
-
-/** Sleeps that pass only when the test moves time; promises settle between wake-ups. */
-const manualTime = () => {
-  let nowMs = 0;
-  let seq = 0;
-  const pending = new Map<number, { at: number; run: () => void }>();
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
-  };
-  const scheduler: LoopScheduler = {
-    schedule: (run, ms) => {
-      seq += 1;
-      pending.set(seq, { at: nowMs + ms, run });
-      return seq;
-    },
-    cancel: (handle) => {
-      pending.delete(handle as number);
-    },
-    nowMs: () => nowMs,
-  };
-  return {
-    scheduler,
-    get nowMs() {
-      return nowMs;
-    },
-    settle,
-    /** Moves time by `ms`, running each sleep that ends on the way. */
-    async advance(ms: number): Promise<void> {
-      const end = nowMs + ms;
-      await settle();
-      for (;;) {
-        const [id, next] = [...pending.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
-        if (id === undefined || next === undefined || next.at > end) break;
-        pending.delete(id);
-        nowMs = Math.max(nowMs, next.at);
-        next.run();
-        await settle();
-      }
-      nowMs = end;
-    },
-  };
-};
+import { manualLoopScheduler as manualTime } from './manual-scheduler.js';
+import { startWorkLoop, type WorkLoopOptions } from './work-loop.js';
 
 const t0 = 1_700_000_000;
 

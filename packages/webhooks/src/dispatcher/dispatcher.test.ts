@@ -4,7 +4,7 @@
  * signature's timestamp.
  */
 import type { Store, StoreTransaction } from '@payrail/core';
-import type { LoopScheduler } from '@payrail/engine';
+import { manualLoopScheduler as manualTime } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { memoryOracle } from '@payrail/store-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -132,48 +132,6 @@ describe('the dispatcher loop', () => {
     expect(lines[1]).toBe('webhook dispatcher recovered');
   });
 });
-
-/** Sleeps that pass only when the test moves time; promises settle between wake-ups. */
-const manualTime = () => {
-  let nowMs = 0;
-  let seq = 0;
-  const pending = new Map<number, { at: number; run: () => void }>();
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
-  };
-  const scheduler: LoopScheduler = {
-    schedule: (run, ms) => {
-      seq += 1;
-      pending.set(seq, { at: nowMs + ms, run });
-      return seq;
-    },
-    cancel: (handle) => {
-      pending.delete(handle as number);
-    },
-    nowMs: () => nowMs,
-  };
-  return {
-    scheduler,
-    /** Milliseconds until the earliest sleep ends. */
-    nextWakeIn: (): number | undefined => {
-      const ats = [...pending.values()].map((p) => p.at - nowMs);
-      return ats.length === 0 ? undefined : Math.min(...ats);
-    },
-    async advance(ms: number): Promise<void> {
-      const end = nowMs + ms;
-      await settle();
-      for (;;) {
-        const [id, next] = [...pending.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
-        if (id === undefined || next === undefined || next.at > end) break;
-        pending.delete(id);
-        nowMs = Math.max(nowMs, next.at);
-        next.run();
-        await settle();
-      }
-      nowMs = end;
-    },
-  };
-};
 
 describe('the dispatcher sleeps until there is work (ADR 0030)', () => {
   /** The memory store behind `setUp`, counting units of work; `onWork` passed through. */
