@@ -286,6 +286,7 @@ export const sweepSvg = (points, caption) => {
   const out = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<title>Throughput and p99 latency against connections: ${caption}</title>`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14">${caption}</text>`,
   );
