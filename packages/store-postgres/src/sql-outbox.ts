@@ -37,6 +37,15 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
   const outbox = context.table('outbox');
   const selectById = `SELECT ${outboxColumns} FROM ${outbox} WHERE outbox_id = $1`;
 
+  /** `o` is the oldest pending message of its queue (destination and business object). */
+  const isQueueHead = `NOT EXISTS (
+      SELECT 1 FROM ${outbox} p
+       WHERE p.status = 'pending'
+         AND p.destination_key = o.destination_key
+         AND p.business_type = o.business_type
+         AND p.business_id = o.business_id
+         AND (p.created_at, p.seq) < (o.created_at, o.seq))`;
+
   const enqueueRows = async (messages: readonly NewOutboxMessage[]): Promise<void> => {
     const params: SqlValue[] = [];
     const rows = messages.map((m) => {
@@ -111,13 +120,7 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
               WHERE o.status = 'pending'
                 AND o.available_at <= $1::bigint
                 AND (o.claimed_until IS NULL OR o.claimed_until <= $1::bigint)
-                AND NOT EXISTS (
-                  SELECT 1 FROM ${outbox} p
-                   WHERE p.status = 'pending'
-                     AND p.destination_key = o.destination_key
-                     AND p.business_type = o.business_type
-                     AND p.business_id = o.business_id
-                     AND (p.created_at, p.seq) < (o.created_at, o.seq))
+                AND ${isQueueHead}
               ORDER BY o.created_at, o.seq
               LIMIT $2
               FOR UPDATE OF o SKIP LOCKED)
@@ -154,13 +157,7 @@ export const sqlOutbox = (context: UnitContext): OutboxPort => {
         const { rows } = await session.query<{ next: number | null }>(
           `SELECT min(GREATEST(o.available_at, o.claimed_until)) AS next FROM ${outbox} o
             WHERE o.status = 'pending'
-              AND NOT EXISTS (
-                SELECT 1 FROM ${outbox} p
-                 WHERE p.status = 'pending'
-                   AND p.destination_key = o.destination_key
-                   AND p.business_type = o.business_type
-                   AND p.business_id = o.business_id
-                   AND (p.created_at, p.seq) < (o.created_at, o.seq))`,
+              AND ${isQueueHead}`,
         );
         return rows[0]?.next ?? undefined;
       }),

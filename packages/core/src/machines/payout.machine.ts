@@ -202,18 +202,27 @@ const pair = (
   execution_status: ExecutionStatus,
 ): PayoutStatusPair => ({ review_status, execution_status });
 
-/** A result webhook of the interface's Payout events, data exactly as listed there. */
-const resultEvent = (
+/** An event of this payout at its current revision, carrying `data`. */
+const payoutEvent = (
   context: PayoutContext,
   eventType: string,
-  to: PayoutStatusPair,
+  data: DomainEvent['data'],
 ): DomainEvent => ({
   eventType,
   businessType: 'payout',
   businessId: context.payout_id,
   revision: context.revision,
   occurredAt: context.updated_at,
-  data: {
+  data,
+});
+
+/** A result webhook of the interface's Payout events, data exactly as listed there. */
+const resultEvent = (
+  context: PayoutContext,
+  eventType: string,
+  to: PayoutStatusPair,
+): DomainEvent =>
+  payoutEvent(context, eventType, {
     payout_id: context.payout_id,
     reference: context.reference,
     currency: context.currency,
@@ -224,17 +233,11 @@ const resultEvent = (
     ...(to.execution_status === 'failed'
       ? { execution_fail_reason: context.execution_fail_reason ?? '' }
       : {}),
-  },
-});
+  });
 
 /** The interface's "Verification request payload", sent without an envelope. */
-const verificationRequest = (context: PayoutContext): DomainEvent => ({
-  eventType: 'payout.verify.request',
-  businessType: 'payout',
-  businessId: context.payout_id,
-  revision: context.revision,
-  occurredAt: context.updated_at,
-  data: {
+const verificationRequest = (context: PayoutContext): DomainEvent =>
+  payoutEvent(context, 'payout.verify.request', {
     payout_id: context.payout_id,
     type: 'payout.verification',
     account_id: context.account_id,
@@ -252,8 +255,7 @@ const verificationRequest = (context: PayoutContext): DomainEvent => ({
     beneficiary_account: context.verification.beneficiary_account,
     submitted_at: context.submitted_at ?? context.updated_at,
     created_at: context.created_at,
-  },
-});
+  });
 
 const sameValue = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
