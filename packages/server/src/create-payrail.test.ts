@@ -83,6 +83,7 @@ describe('createPayrail checks its options before anything runs', () => {
         allowInsecureWebhooks: true,
         acquiringProviders: [sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'] })],
         timerIntervalMs: 0,
+        keyCheckCacheMs: -1,
       }),
     ).toEqual([
       'keySecret has 0 bytes; at least 32 are needed',
@@ -90,6 +91,7 @@ describe('createPayrail checks its options before anything runs', () => {
       'seedSandboxCatalogue is for the sandbox only',
       'allowInsecureWebhooks is for the sandbox only',
       'live acquiring needs depositAddresses (a custody port) when acquiringProviders are given',
+      'keyCheckCacheMs must be a whole number of milliseconds, 0 or more',
       'timerIntervalMs must be a positive whole number of milliseconds',
     ]);
   });

@@ -93,6 +93,14 @@ export interface PayrailOptions {
   readonly timerIntervalMs?: number;
   /** The webhook dispatcher's longest sleep, likewise; default 60 000 ms. */
   readonly dispatchIntervalMs?: number;
+  /**
+   * How long the API key check may use a key's records read earlier (ADR 0029); default
+   * 1000 ms, 0 reads the store on every request. Several processes on one database see each
+   * other's key and account changes within this time.
+   */
+  readonly keyCheckCacheMs?: number;
+  /** How long payouts may use the payout catalogue read earlier (ADR 0031); default 1000 ms. */
+  readonly catalogueCacheMs?: number;
 }
 
 /** An option that cannot work; every problem found is listed, before anything ran. */
@@ -181,6 +189,12 @@ const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
   if (given.adminToken !== undefined && given.adminToken.length < 16) {
     problems.push('adminToken must have at least 16 characters');
   }
+  for (const name of ['keyCheckCacheMs', 'catalogueCacheMs'] as const) {
+    const value = given[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      problems.push(`${name} must be a whole number of milliseconds, 0 or more`);
+    }
+  }
   for (const name of ['timerIntervalMs', 'dispatchIntervalMs'] as const) {
     const value = given[name];
     if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
@@ -224,6 +238,12 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
       checkoutBaseUrl: `${publicUrl}/checkout`,
       allowInsecureWebhooks,
       keySecret: secretBytesOf(options.keySecret),
+      ...(options.keyCheckCacheMs === undefined
+        ? {}
+        : { keyCheckCacheMs: options.keyCheckCacheMs }),
+      ...(options.catalogueCacheMs === undefined
+        ? {}
+        : { catalogueCacheMs: options.catalogueCacheMs }),
     },
     // The SSRF guard at create time; the dispatcher runs it again on the address it connects to.
     outboundUrlGuard: createOutboundUrlGuard({ allowInsecure: allowInsecureWebhooks }),
