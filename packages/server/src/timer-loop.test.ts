@@ -1,6 +1,7 @@
-import type { Store, TimerRecord } from '@payrail/core';
+import type { TimerRecord } from '@payrail/core';
 import { manualLoopScheduler as manualTime } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
+import { countingStore } from '@payrail/store-memory/testing';
 import { describe, expect, it } from 'vitest';
 import { errorSummary, startTimerLoop } from './timer-loop.js';
 
@@ -89,15 +90,7 @@ describe('the timer loop over a store (no polling, ADR 0030)', () => {
   const bed = () => {
     const time = manualTime();
     const memory = createMemoryStore();
-    const counted = { transactions: 0 };
-    const store: Store = {
-      transaction: (work) => {
-        counted.transactions += 1;
-        return memory.transaction(work);
-      },
-      onWork: (listener) => memory.onWork(listener),
-      close: () => memory.close(),
-    };
+    const { store, counted } = countingStore(memory);
     const clock = { now: () => t0 + Math.floor(time.nowMs / 1000) };
     const fired: { id: string; atMs: number }[] = [];
     const loop = startTimerLoop({

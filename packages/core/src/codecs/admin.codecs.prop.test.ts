@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import type * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import type { PayrailError } from '../errors/error-catalogue.js';
 import { currencies } from '../money/money.js';
@@ -16,6 +15,7 @@ import {
   MerchantCreateRequest,
   SandboxClockAdvanceRequest,
 } from './admin.codecs.js';
+import { describeValidBodies, type ValidBodies } from './codec-laws.test-support.js';
 import { decodeWith } from './codec-toolkit.js';
 
 const messageOf = (result: E.Either<PayrailError, unknown>): string =>
@@ -70,7 +70,7 @@ const creditBody = fc.record({
 });
 
 /** Every admin codec with generated valid bodies. */
-const valid: ReadonlyArray<readonly [t.Mixed, fc.Arbitrary<object>]> = [
+const valid: ValidBodies = [
   [MerchantCreateRequest, merchantBody],
   [AccountUpdateRequest, accountBody],
   [ApiKeyIssueRequest, apiKeyBody],
@@ -79,21 +79,7 @@ const valid: ReadonlyArray<readonly [t.Mixed, fc.Arbitrary<object>]> = [
   [SandboxClockAdvanceRequest, fc.record({ seconds: fc.nat() })],
 ];
 
-describe.each(valid.map(([codec, arb]) => [codec.name, codec, arb] as const))(
-  '%s: generated valid bodies',
-  (_, codec, arb) => {
-    it('decode to a value of the type, which decodes to itself', () => {
-      fc.assert(
-        fc.property(arb, (body) => {
-          const once = decodeWith(codec)(body);
-          if (E.isLeft(once)) throw new Error(`${JSON.stringify(body)}: ${once.left.message}`);
-          expect(codec.is(once.right)).toBe(true);
-          expect(decodeWith(codec)(once.right)).toEqual(once);
-        }),
-      );
-    });
-  },
-);
+describeValidBodies(valid);
 
 describe('of two broken rules, the earlier one answers', () => {
   const notBoolean = fc.oneof(fc.string(), fc.integer());

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import type * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import type { PayrailError } from '../errors/error-catalogue.js';
 import { cryptoCurrencies, fiatCurrencies } from '../money/money.js';
 import { beneficiaryFieldKeys } from './beneficiary.codecs.js';
+import { describeValidBodies, type ValidBodies } from './codec-laws.test-support.js';
 import { decodeWith } from './codec-toolkit.js';
 import {
   decodePayoutRouteCreate,
@@ -91,7 +91,7 @@ const routeBody = fc
 const reason = fc.string({ maxLength: 256 }).filter((s) => s.trim() !== '');
 
 /** Every payout configuration codec with generated valid bodies. */
-const valid: ReadonlyArray<readonly [t.Mixed, fc.Arbitrary<object>]> = [
+const valid: ValidBodies = [
   [PayoutMethodRequest, methodBody],
   [PayoutNetworkRequest, networkBody],
   [PayoutRouteRequest, routeBody],
@@ -108,21 +108,7 @@ const valid: ReadonlyArray<readonly [t.Mixed, fc.Arbitrary<object>]> = [
   ],
 ];
 
-describe.each(valid.map(([codec, arb]) => [codec.name, codec, arb] as const))(
-  '%s: generated valid bodies',
-  (_, codec, arb) => {
-    it('decode to a value of the type, which decodes to itself', () => {
-      fc.assert(
-        fc.property(arb, (body) => {
-          const once = decodeWith(codec)(body);
-          if (E.isLeft(once)) throw new Error(`${JSON.stringify(body)}: ${once.left.message}`);
-          expect(codec.is(once.right)).toBe(true);
-          expect(decodeWith(codec)(once.right)).toEqual(once);
-        }),
-      );
-    });
-  },
-);
+describeValidBodies(valid);
 
 describe('of two broken rules, the earlier one answers', () => {
   it('method: currencies of another type before bad network codes', () => {

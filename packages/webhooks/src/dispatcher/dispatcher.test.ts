@@ -6,7 +6,7 @@
 import type { Store, StoreTransaction } from '@payrail/core';
 import { manualLoopScheduler as manualTime } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
-import { memoryOracle } from '@payrail/store-memory/testing';
+import { countingStore, memoryOracle } from '@payrail/store-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type DispatcherOptions } from './dispatcher.js';
 import {
@@ -134,20 +134,6 @@ describe('the dispatcher loop', () => {
 });
 
 describe('the dispatcher sleeps until there is work (ADR 0030)', () => {
-  /** The memory store behind `setUp`, counting units of work; `onWork` passed through. */
-  const countingStore = (memory: ReturnType<typeof createMemoryStore>) => {
-    const counted = { transactions: 0 };
-    const store: Store = {
-      transaction: (work) => {
-        counted.transactions += 1;
-        return memory.transaction(work);
-      },
-      onWork: (listener) => memory.onWork(listener),
-      close: () => memory.close(),
-    };
-    return { store, counted };
-  };
-
   it('makes no unit of work for 30 s while idle, and a committed enqueue wakes it at once', async () => {
     const receiver = await receiverOf();
     const memory = createMemoryStore();
