@@ -66,15 +66,19 @@ const brokenEvm = (address: string, how: number): string => {
     case 2:
       return `${address.slice(0, -1)}g`;
     default: {
-      // Flip the case of one letter of a mixed-case (checksummed) spelling; an all-lower or
-      // all-upper spelling stays valid whatever its case, so it gets a non-hex digit instead.
+      // Flip the case of one letter of a mixed-case (checksummed) spelling. A spelling that is
+      // all lower or all upper is valid whatever its checksum, so the flip must leave the case
+      // mixed (with one letter of each case, no flip does); otherwise a non-hex digit breaks it.
       const hex = address.slice(2);
-      const letter = [...hex].findIndex((c) => /[a-f]/i.test(c));
-      const mixed = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
-      if (!mixed || letter < 0) return `0x${hex.slice(1)}z`;
-      const c = hex.charAt(letter);
-      const flipped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
-      return `0x${hex.slice(0, letter)}${flipped}${hex.slice(letter + 1)}`;
+      const isMixed = (s: string) => s !== s.toLowerCase() && s !== s.toUpperCase();
+      const flips = [...hex].flatMap((c, at) => {
+        if (!/[a-f]/i.test(c)) return [];
+        const flipped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+        const spelled = `${hex.slice(0, at)}${flipped}${hex.slice(at + 1)}`;
+        return isMixed(spelled) ? [spelled] : [];
+      });
+      const spelled = isMixed(hex) ? flips[0] : undefined;
+      return spelled === undefined ? `0x${hex.slice(1)}z` : `0x${spelled}`;
     }
   }
 };
@@ -90,6 +94,24 @@ const brokenTron = (address: string, how: number): string => {
       return `${address}1`;
   }
 };
+
+/** The request of a CI counterexample (seed -1700359444): see its property below. */
+const regressionBatch = {
+  currency: 'USDC',
+  method_id: 351311,
+  items: [
+    {
+      order_no: '|.J2@efb@uB&',
+      amount: '340860951504.380317',
+      beneficiary_account: {
+        address: '0x005b0630510257982326068367610221E1010706',
+        network_code: 'EVM',
+        display_name: '5iGnIEnq',
+      },
+    },
+  ],
+  submit: false,
+} as const;
 
 describe('crypto batch codec properties', () => {
   it('every valid batch decodes, item for item, amounts at scale 6', () => {
@@ -220,6 +242,9 @@ describe('crypto batch codec properties', () => {
             isTron ? 'invalid TRON receiving address' : 'invalid EVM receiving address',
           );
         }),
+        // Found in CI: a checksummed address with one lower and one upper letter, whose single
+        // case flip spelt an all-upper (so valid) address.
+        { examples: [[[regressionBatch, 0], 3]] },
       );
     });
 
