@@ -815,6 +815,9 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   order_amount_positive: { run: (w) => orderOf(w, { order_amount: '0' }) },
   expire_seconds_range: { run: (w) => orderOf(w, { expire_seconds: 59 }) },
   underpay_tolerance_non_negative: { run: (w) => orderOf(w, { underpay_tolerance: '-1' }) },
+  underpay_tolerance_below_amount: {
+    run: (w) => orderOf(w, { order_amount: '500.00', underpay_tolerance: '500.00' }),
+  },
   allowed_pay_currencies_required: {
     run: async (w) => {
       const m = await w.merchant();

@@ -430,6 +430,57 @@ describe('acquiring order create: precedence', () => {
   });
 });
 
+describe('acquiring order create: underpay_tolerance below order_amount (issue 12, finding 6)', () => {
+  const centsOf = (amount: string): bigint => BigInt(usdScaled(amount).replace('.', ''));
+  const usdOf = (cents: bigint): string =>
+    `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+  /** A tolerance of the order amount or more: 0 to 1 000 000.00 above it. */
+  const toleranceNotBelow = fc.bigInt(0n, 10n ** 8n).map(
+    (extra): Break => ({
+      patch: (body) => ({
+        ...body,
+        underpay_tolerance: usdOf(centsOf(body.order_amount as string) + extra),
+      }),
+      message: 'underpay_tolerance must be less than order_amount',
+    }),
+  );
+
+  it('a tolerance not below the order amount answers `underpay_tolerance must be less than order_amount`', () => {
+    fc.assert(
+      fc.property(acquiringOrderInputArb, toleranceNotBelow, (input, broken) => {
+        expect(messageOf(broken.patch(input))).toBe(broken.message);
+      }),
+    );
+  });
+
+  it('a tolerance one cent below the order amount decodes', () => {
+    fc.assert(
+      fc.property(acquiringOrderInputArb, (input) => {
+        const tolerance = usdOf(centsOf(input.order_amount as string) - 1n);
+        const result = decodeAcquiringOrderCreate({ ...input, underpay_tolerance: tolerance });
+        expect(E.isRight(result) && result.right.underpay_tolerance).toBe(tolerance);
+      }),
+    );
+  });
+
+  it('answers after every broken field and before every broken pair rule', () => {
+    const anyField = fc.constantFrom(...fieldBreaks).chain(([, , arb]) => arb);
+    const anyPair = fc.constantFrom(...pairBreaks).chain(([, arb]) => arb);
+    fc.assert(
+      fc.property(
+        acquiringOrderInputArb,
+        toleranceNotBelow,
+        anyField,
+        anyPair,
+        (input, tolerance, field, pair) => {
+          expect(messageOf(field.patch(tolerance.patch(input)))).toBe(field.message);
+          expect(messageOf(pair.patch(tolerance.patch(input)))).toBe(tolerance.message);
+        },
+      ),
+    );
+  });
+});
+
 describe('checkout token selection', () => {
   it('answers the chosen token exactly when the order allows it', () => {
     fc.assert(

@@ -289,7 +289,10 @@ const orderCreateFields = t.intersection([
         (u) => u === undefined,
       ),
       /** At the USD scale: "0.00". */
-      underpay_tolerance: usdAmount('underpay_tolerance', '0 or greater, USD scale'),
+      underpay_tolerance: usdAmount(
+        'underpay_tolerance',
+        '0 or greater, less than order_amount, USD scale',
+      ),
       notify_webhook_id: requiredText(
         'notify_webhook_id',
         'an active webhook subscribed to acquiring events',
@@ -322,7 +325,10 @@ type OrderCreateFields = t.TypeOf<typeof orderCreateFields>;
  *     absent/blank (`<field> required`) before its type, format and range (`requiredField`, as
  *     the interface judges field by field; the format stage is the table's key order, optional
  *     fields in `t.partial`s between the required ones);
- *  3. the network/currency pair (`rules`): one without the other, or `direct` mode without the
+ *  3. the amounts together (`rules`): an underpay_tolerance not below order_amount ->
+ *     `underpay_tolerance must be less than order_amount` (ADR 0007: else an order completes on
+ *     any payment at all);
+ *  4. the network/currency pair (`rules`): one without the other, or `direct` mode without the
  *     pair -> `network/currency required`; a pair that names no known token ->
  *     `unsupported network/currency: <network>/<currency>`; a pair outside a sent
  *     allowed_pay_currencies -> `network/currency not allowed by order`. In `checkout` mode a
@@ -336,6 +342,10 @@ type OrderCreateFields = t.TypeOf<typeof orderCreateFields>;
 export const AcquiringOrderCreateRequest = request('AcquiringOrderCreateRequest', {
   format: orderCreateFields,
   rules: [
+    rule<OrderCreateFields>(
+      (order) => new Decimal(order.underpay_tolerance).lessThan(order.order_amount),
+      () => payrailError('underpay_tolerance_below_amount'),
+    ),
     rule<OrderCreateFields>(
       (order) => (order.network === undefined) === (order.currency === undefined),
       () => payrailError('network_currency_required'),

@@ -308,6 +308,12 @@ export const errorCatalogue = {
     'underpay_tolerance must be >= 0',
     'validation',
   ),
+  underpay_tolerance_below_amount: entry(
+    'acquiring',
+    'underpay_tolerance must be less than order_amount',
+    'validation',
+    'payrail',
+  ),
   allowed_pay_currencies_required: entry(
     'acquiring',
     'allowed_pay_currencies required',

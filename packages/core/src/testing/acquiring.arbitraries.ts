@@ -68,9 +68,7 @@ const remarkArb = fc
 const independentOrderFieldsArb = fc.record({
   out_trade_no: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/),
   order_currency: fc.constant('USD'),
-  order_amount: usdAmountArb(1n, 10n ** 12n),
   expire_seconds: fc.integer({ min: 60, max: 10800 }),
-  underpay_tolerance: usdAmountArb(0n, 10n ** 6n),
   notify_webhook_id: fc.stringMatching(/^wh_[a-z0-9]{8,24}$/),
   redirect_url: optional(fc.oneof(httpsUrlArb, sameOriginPathArb)),
   logo_url: optional(httpsUrlArb),
@@ -80,6 +78,14 @@ const independentOrderFieldsArb = fc.record({
   unknown_key: optional(fc.constant('ignored')),
 });
 
+/** order_amount and an underpay_tolerance below it (up to 10 000.00). */
+const orderAmountsArb = fc.bigInt(1n, 10n ** 12n).chain((cents) =>
+  fc.record({
+    order_amount: usdAmountArb(cents, cents),
+    underpay_tolerance: usdAmountArb(0n, cents - 1n < 10n ** 6n ? cents - 1n : 10n ** 6n),
+  }),
+);
+
 /**
  * Valid `POST /payment/acquiring/orders` bodies, with every optional field sometimes absent or
  * `null`. The pair is always there in `direct` mode, sometimes in `checkout` mode, and always one
@@ -88,17 +94,24 @@ const independentOrderFieldsArb = fc.record({
 export const acquiringOrderInputArb: fc.Arbitrary<Record<string, unknown>> = fc
   .tuple(
     independentOrderFieldsArb,
+    orderAmountsArb,
     optional(fc.array(payTokenIdArb, { minLength: 1, maxLength: 14 })),
     fc.constantFrom(absent, null, 'checkout', 'direct'),
     fc.boolean(),
     fc.nat(),
   )
-  .map(([fields, allowed, mode, preselect, pick]) => {
+  .map(([fields, amounts, allowed, mode, preselect, pick]) => {
     const choices = Array.isArray(allowed) ? allowed : payTokenIds;
     const token = payTokens[choices[pick % choices.length] ?? 'TRON_USDT'];
     const pair =
       mode === 'direct' || preselect ? { network: token.network, currency: token.currency } : {};
-    return withoutAbsent({ ...fields, allowed_pay_currencies: allowed, mode, ...pair });
+    return withoutAbsent({
+      ...fields,
+      ...amounts,
+      allowed_pay_currencies: allowed,
+      mode,
+      ...pair,
+    });
   });
 
 /** Valid `POST /payment/webhooks` bodies. */
