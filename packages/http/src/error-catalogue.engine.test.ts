@@ -340,6 +340,10 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   decimal_too_large: {
     params: { field: 'amount' },
     run: (w) => w.as.post('/payment/quickpayout', payoutBody(w, { amount: '1'.repeat(25) })),
+  clock_advance_out_of_range: {
+    params: { max: '2592000' },
+    run: (w) => w.operator('POST', '/admin/sandbox/clock/advance', { seconds: 2_592_001 }),
+  },
   },
 
   // -- Fiat payout ----------------------------------------------------------------------------

@@ -287,11 +287,23 @@ describe('sandbox clock advance', () => {
   it.each([
     [{}, 'seconds required'],
     [{ seconds: null }, 'seconds required'],
-    [{ seconds: -1 }, 'Validation Failed'],
+    [{ seconds: -1 }, 'seconds must be between 0 and 2592000'],
     [{ seconds: 1.5 }, 'Validation Failed'],
     [{ seconds: '60' }, 'Validation Failed'],
     [{ seconds: ' ' }, 'Validation Failed'],
   ] as const)('%j is `%s`', (body, message) => {
     expect(messageOf(decodeSandboxClockAdvance(body))).toBe(message);
+  });
+
+  it('the sandbox clock can be advanced far enough to expire every key: no more than 30 days at once (issue 12, finding 6)', () => {
+    expect(decodeSandboxClockAdvance({ seconds: 2_592_000 })).toEqual(
+      E.right({ seconds: 2_592_000 }),
+    );
+    for (const seconds of [2_592_001, 31_536_001, Number.MAX_SAFE_INTEGER]) {
+      expect(messageOf(decodeSandboxClockAdvance({ seconds }))).toBe(
+        'seconds must be between 0 and 2592000',
+      );
+    }
+    expect(messageOf(decodeSandboxClockAdvance({ seconds: 1e300 }))).toBe('Validation Failed');
   });
 });

@@ -327,11 +327,36 @@ export const decodeAccountCredit = decodeWith(AccountCreditRequest);
 // ---------------------------------------------------------------------------------------------
 // POST /admin/sandbox/clock/advance (sandbox only)
 
-const ClockSeconds = wholeNumberLeaf('ClockSeconds', { minimum: 0 }, 'validation_failed');
+/** The most one advance may move the sandbox clock: 30 days (ADR 0033). */
+export const sandboxClockMaxAdvance = 2_592_000;
 
 /**
- * `request required` → `seconds required` (absent or `null`) → seconds a whole number of seconds,
- * zero or more (`Validation Failed`).
+ * The most the sandbox clock may run ahead of the host's clock in all: 366 days, the longest
+ * life of an API key (365 days) and a day, so every lifetime payrail keeps can be seen to end
+ * while dates stay ordinary (ADR 0033).
+ */
+export const sandboxClockMaxOffset = 31_622_400;
+
+const ClockSeconds = leafFrom<number>(
+  'ClockSeconds',
+  (u): u is number =>
+    typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 && u <= sandboxClockMaxAdvance,
+  (u) =>
+    typeof u !== 'number' || !Number.isSafeInteger(u)
+      ? E.left(payrailError('validation_failed'))
+      : u < 0 || u > sandboxClockMaxAdvance
+        ? E.left(
+            payrailError('clock_advance_out_of_range', { max: String(sandboxClockMaxAdvance) }),
+          )
+        : E.right(u),
+  { type: 'integer', minimum: 0, maximum: sandboxClockMaxAdvance },
+);
+
+/**
+ * `request required` → `seconds required` (absent or `null`) → seconds a whole number of seconds
+ * (`Validation Failed`) → at most 30 days (`seconds must be between 0 and 2592000`; the engine
+ * answers the same message with a smaller bound when the clock would run more than
+ * `sandboxClockMaxOffset` ahead).
  */
 export const SandboxClockAdvanceRequest = request('SandboxClockAdvanceRequest', {
   required: t.type({ seconds: defined(payrailError('field_required', { field: 'seconds' })) }),

@@ -95,6 +95,12 @@ export const errorCatalogue = {
   route_id_not_found: entry('general', 'route_id not found', 'not_found', 'payrail'),
   rate_limit_exceeded: entry('general', 'rate limit exceeded', 'rate_limit', 'decisions'),
   invalid_query_param: entry('general', 'invalid <param>', 'validation', 'payrail'),
+  clock_advance_out_of_range: entry(
+    'general',
+    'seconds must be between 0 and <max>',
+    'validation',
+    'payrail',
+  ),
   invalid_decimal: entry(
     'general',
     '<field> must be a decimal string with at most <scale> decimal places',

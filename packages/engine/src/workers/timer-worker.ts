@@ -4,7 +4,7 @@
  * that fails leaves the timer to be claimed again when the lease lapses.
  */
 import type { ClockView, StoreTransaction, TimerRecord } from '@payrail/core';
-import { decodeSandboxClockAdvance, payrailError } from '@payrail/core';
+import { decodeSandboxClockAdvance, payrailError, sandboxClockMaxOffset } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { type EngineDeps, isAdjustableClock } from '../engine-deps.js';
 import { type Outcome, unitOfWork } from '../unit-of-work.js';
@@ -38,7 +38,14 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
     }
   };
 
-  /** Sandbox only: moves the test clock and fires what became due (decisions §8). */
+  /** How far `advanceClock` has moved the clock in all (ADR 0033 bounds it). */
+  let advanced = 0;
+
+  /**
+   * Sandbox only: moves the test clock and fires what became due (decisions §8). One advance is
+   * at most 30 days (the codec), and all of them together at most `sandboxClockMaxOffset`: a
+   * larger one answers the same message with what is left.
+   */
   const advanceClock = async (body: unknown): Promise<Outcome<{ readonly clock: ClockView }>> => {
     const clock = deps.clock;
     if (deps.settings.environment !== 'sandbox' || !isAdjustableClock(clock)) {
@@ -46,7 +53,13 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
     }
     const request = decodeSandboxClockAdvance(body);
     if (E.isLeft(request)) return request;
-    clock.advance(request.right.seconds);
+    const { seconds } = request.right;
+    const left = sandboxClockMaxOffset - advanced;
+    if (seconds > left) {
+      return E.left(payrailError('clock_advance_out_of_range', { max: String(left) }));
+    }
+    advanced += seconds;
+    clock.advance(seconds);
     await runDueTimers('sandbox-clock');
     await deps.afterClockAdvance?.();
     return unitOfWork(deps.store, async () => ({ clock: { now: clock.now() } }));

@@ -332,7 +332,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Sandbox only: move the test clock; due timers run',
     tag: 'sandbox',
     body: SandboxClockAdvanceRequest,
-    errors: ['forbidden'],
+    errors: ['forbidden', 'clock_advance_out_of_range'],
     response: resource('clock', ClockView),
     run: (engine, r) => engine.admin.advanceClock(r.body),
   }),
