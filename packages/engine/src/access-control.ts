@@ -10,11 +10,13 @@ import { refuse } from './unit-of-work.js';
 export const permissions = apiKeyPermissions;
 export type Permission = (typeof permissions)[number];
 
+/** Whether the caller's key holds every one of `required`. */
+export const hasPermissions = (caller: Caller, required: readonly Permission[]): boolean =>
+  required.every((permission) => caller.permissions.includes(permission));
+
 /** `forbidden` unless the caller's key holds every one of `required`. */
 export const requirePermission = (caller: Caller, ...required: readonly Permission[]): void => {
-  for (const permission of required) {
-    if (!caller.permissions.includes(permission)) refuse(payrailError('forbidden'));
-  }
+  if (!hasPermissions(caller, required)) refuse(payrailError('forbidden'));
 };
 
 export type Product = 'payout' | 'acquiring';

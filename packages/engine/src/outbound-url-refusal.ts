@@ -11,14 +11,24 @@ import {
   payrailError,
   presentValue,
 } from '@payrail/core';
+import { hasPermissions, type Permission } from './access-control.js';
+import type { Caller } from './engine-api.js';
 
 const refusalOfKind = (kind: OutboundUrlKind): PayrailError =>
   kind === 'notify_url' ? payrailError('invalid_notify_url') : payrailError('invalid_webhook_url');
 
+/** Who asks, and the permissions the use case will require of them. */
+interface UrlAsker {
+  readonly caller: Caller;
+  readonly permissions: readonly Permission[];
+}
+
 /**
  * The guard's verdict on `body[field]`, asked BEFORE the unit of work (DNS never holds a
  * transaction open) and applied after the codec accepted the body, so the codec's precedence of
- * errors is kept. A field that is not a string is the codec's to judge; a guard that throws
+ * errors is kept. The guard is asked only for a caller whose key holds the use case's
+ * `permissions` (issue 12: a caller without them never causes a lookup; the unit of work answers
+ * it `forbidden`). A field that is not a string is the codec's to judge; a guard that throws
  * refuses (fail closed).
  */
 export const outboundUrlRefusal = async (
@@ -26,7 +36,9 @@ export const outboundUrlRefusal = async (
   body: unknown,
   field: string,
   kind: OutboundUrlKind,
+  asker: UrlAsker,
 ): Promise<PayrailError | undefined> => {
+  if (!hasPermissions(asker.caller, asker.permissions)) return undefined;
   const value = isJsonObject(body) ? presentValue(body, field) : undefined;
   if (guard === undefined || typeof value !== 'string' || value.trim() === '') return undefined;
   try {

@@ -64,7 +64,10 @@ export const webhookUseCases = (deps: EngineDeps) => {
   };
 
   const create = async (caller: Caller, body: unknown) => {
-    const urlRefusal = await outboundUrlRefusal(deps.outboundUrlGuard, body, 'url', 'webhook');
+    const urlRefusal = await outboundUrlRefusal(deps.outboundUrlGuard, body, 'url', 'webhook', {
+      caller,
+      permissions: ['payment.webhook.write'],
+    });
     return work(async (tx, now) => {
       requirePermission(caller, 'payment.webhook.write');
       const request = orRefuse(decodeWebhookCreate(body, codecOptions));
@@ -107,7 +110,10 @@ export const webhookUseCases = (deps: EngineDeps) => {
 
   /** `no changes` when nothing sent differs (events compare as sets). */
   const update = async (caller: Caller, webhookId: string, body: unknown) => {
-    const urlRefusal = await outboundUrlRefusal(deps.outboundUrlGuard, body, 'url', 'webhook');
+    const urlRefusal = await outboundUrlRefusal(deps.outboundUrlGuard, body, 'url', 'webhook', {
+      caller,
+      permissions: ['payment.webhook.write'],
+    });
     return work(async (tx, now) => {
       requirePermission(caller, 'payment.webhook.write');
       const patch = orRefuse(decodeWebhookUpdate(body, codecOptions));

@@ -161,7 +161,10 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
 
   const create = async (caller: Caller, body: unknown) => {
     const guard = deps.outboundUrlGuard;
-    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
+    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url', {
+      caller,
+      permissions: ['payment.payout.create'],
+    });
     const now = deps.clock.now();
     return run(async (tx) => {
       requirePermission(caller, 'payment.payout.create');

@@ -216,24 +216,26 @@ export const payoutCommands = (deps: EngineDeps, catalogue: PayoutCatalogue) => 
   // POST /payment/quickpayout
 
   const create = async (caller: Caller, body: unknown) => {
-    const guard = deps.outboundUrlGuard;
-    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
-    const at = deps.clock.now();
     const wantsSubmit = !(
       typeof body === 'object' &&
       body !== null &&
       (body as { submit?: unknown }).submit === false
     );
+    const required: Permission[] = [
+      'payment.payout.create',
+      ...(wantsSubmit ? (['payment.payout.submit'] as const) : []),
+    ];
+    const guard = deps.outboundUrlGuard;
+    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url', {
+      caller,
+      permissions: required,
+    });
+    const at = deps.clock.now();
     let seen: { readonly clientRequestId?: string; readonly hash: string } | undefined;
 
     const attempt = () =>
       unitOfWork(deps.store, async (tx) => {
-        const account = await payoutAccount(
-          tx,
-          caller,
-          'payment.payout.create',
-          ...(wantsSubmit ? (['payment.payout.submit'] as const) : []),
-        );
+        const account = await payoutAccount(tx, caller, ...required);
         const request = orRefuse(
           decodePayoutCreate(body, {
             lookupNetwork: await networkLookupIn(catalogue, tx),
@@ -424,7 +426,10 @@ export const payoutCommands = (deps: EngineDeps, catalogue: PayoutCatalogue) => 
 
   const update = async (caller: Caller, payoutId: string, body: unknown) => {
     const guard = deps.outboundUrlGuard;
-    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url');
+    const notifyUrlRefusal = await outboundUrlRefusal(guard, body, 'notify_url', 'notify_url', {
+      caller,
+      permissions: ['payment.payout.update'],
+    });
     const at = deps.clock.now();
     return retryingConflicts(() =>
       unitOfWork(deps.store, async (tx) => {
