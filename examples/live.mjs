@@ -2,10 +2,11 @@
 // money, no catalogue, no sandbox endpoints), so the host brings its own parts:
 // - a payout catalogue (a bank network, a method, a route), created through the admin facade;
 // - a custody port that hands out deposit addresses;
-// - a chain watcher, registered as an acquiring provider, that reports payments to them;
+// - a chain watcher, registered as an acquiring provider, that signs its reports of payments to
+//   them (an HMAC of the raw body with a secret the two share);
 // - a bank behind the executor door (examples/shared/fake-bank.mjs).
 // A payer pays an order, which funds the merchant; the merchant pays out; the bank completes it.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { apiKeyPermissions, payrailError, toTronAddress } from '@payrail/core';
 import { createPayrail, orThrow } from '@payrail/server';
 import { createMemoryStore } from '@payrail/store-memory';
@@ -19,10 +20,22 @@ const custody = {
   },
 };
 
-/** The chain watcher's provider: its payload is already a list of payment events. */
+/** What the chain watcher and payrail share: the watcher signs, the provider verifies. */
+const watcherSecret = randomBytes(32);
+const signatureOf = (body) => createHmac('sha256', watcherSecret).update(body).digest();
+
+/**
+ * The chain watcher's provider: it verifies the signature over the raw body (in constant time)
+ * before anything reads it; its payload is already a list of payment events.
+ */
 const chainWatcher = {
   name: 'fake-chain',
   allowedSources: ['127.0.0.1/32'],
+  verify: ({ body, headers }) => {
+    const given = Buffer.from(headers['x-chain-signature'] ?? '', 'hex');
+    const expected = signatureOf(body);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  },
   parse: (body) =>
     Array.isArray(body) && body.length > 0
       ? { _tag: 'Right', right: body }
@@ -119,23 +132,27 @@ try {
   );
   const address = created.payment_address.address;
   console.log(`order ${created.order.order_id}: pay 20 USDT to ${address}`);
+  const report = JSON.stringify([
+    {
+      kind: 'confirmed',
+      network: 'TRON',
+      payment_id: 'chain-payment-1',
+      token_id: 'TRON_USDT',
+      address,
+      amount: '20.000000',
+      tx_hash: 'a1b2c3',
+      confirmations: 20,
+      required_confirmations: 20,
+    },
+  ]);
   orThrow(
     await payrail.engine.upstream.receive('fake-chain', {
       ip: '127.0.0.1',
-      headers: {},
-      body: [
-        {
-          kind: 'confirmed',
-          network: 'TRON',
-          payment_id: 'chain-payment-1',
-          token_id: 'TRON_USDT',
-          address,
-          amount: '20.000000',
-          tx_hash: 'a1b2c3',
-          confirmations: 20,
-          required_confirmations: 20,
-        },
-      ],
+      headers: {
+        'content-type': 'application/json',
+        'x-chain-signature': signatureOf(report).toString('hex'),
+      },
+      body: report,
     }),
   );
   const { order } = orThrow(await acme.orders.get(created.order.order_id));

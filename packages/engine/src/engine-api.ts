@@ -54,8 +54,8 @@ export type UseCase<A extends unknown[], T> = (...args: A) => Promise<Outcome<T>
 export interface UpstreamRequest {
   /** The client address (the socket's, unless trusted proxies are configured). */
   readonly ip: string;
-  /** The parsed JSON body; `undefined` when it was empty or not JSON. */
-  readonly body: unknown;
+  /** The body exactly as received (`''` when none): the provider verifies its signature. */
+  readonly body: string;
   /** Header names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
 }

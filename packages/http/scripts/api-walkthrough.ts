@@ -7,7 +7,11 @@
  */
 import { apiKeyPermissions, money, sandboxNetworkSchemas, withdrawalJournal } from '@payrail/core';
 import { adjustableClock, createEngine } from '@payrail/engine';
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import {
+  generateSandboxUpstreamSecret,
+  sandboxAcquiringProvider,
+  signSandboxUpstream,
+} from '@payrail/sandbox';
 import { createMemoryStore } from '@payrail/store-memory';
 import { createApp } from '../src/create-app.js';
 import type { Route } from '../src/routes/route.js';
@@ -17,6 +21,8 @@ const walkthroughNow = 1_800_000_000;
 const operatorToken = 'walkthrough-operator-token';
 /** Where the sandbox chain watcher calls from (PAYRAIL_UPSTREAM_SANDBOX_SOURCES' default). */
 const watcherAddress = '127.0.0.1';
+/** What it signs its reports with (PAYRAIL_UPSTREAM_SANDBOX_SECRET). */
+const watcherSecret = generateSandboxUpstreamSecret();
 
 // biome-ignore lint/suspicious/noExplicitAny: the walk reads answers by path, as a client reads JSON.
 type Answered = any;
@@ -52,7 +58,9 @@ export const walkThroughApi = async (): Promise<Observations> => {
       allowInsecureWebhooks: false,
       keySecret: new Uint8Array(32).fill(7),
     },
-    acquiringProviders: [sandboxAcquiringProvider({ allowedSources: [`${watcherAddress}/32`] })],
+    acquiringProviders: [
+      sandboxAcquiringProvider({ allowedSources: [`${watcherAddress}/32`], secret: watcherSecret }),
+    ],
   });
   const app = createApp({ engine, adminToken: operatorToken, rateLimit: { requestsPerSecond: 0 } });
   const observed = new Map<string, unknown[]>();
@@ -64,15 +72,18 @@ export const walkThroughApi = async (): Promise<Observations> => {
     body?: unknown,
     remoteAddress?: string,
   ): Promise<Answered> => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
     const res = await app.request(
       path,
       {
         method,
         headers: {
           ...(token === '' ? {} : { Authorization: `Bearer ${token}` }),
+          // The chain watcher signs what it reports; nobody else calls upstream.
+          ...(path.startsWith('/upstream/') ? signSandboxUpstream(watcherSecret, text ?? '') : {}),
           'Content-Type': 'application/json',
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(text === undefined ? {} : { body: text }),
       },
       remoteAddress === undefined ? undefined : { incoming: { socket: { remoteAddress } } },
     );

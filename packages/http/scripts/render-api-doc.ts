@@ -74,7 +74,7 @@ const permissionText = (route: Route): string => {
     case 'checkout':
       return 'none (the order id)';
     case 'upstream':
-      return "none (the provider's source addresses)";
+      return "the provider's signature (and source addresses)";
     case 'merchant': {
       if (route.permissions.length === 0) return 'any key';
       return permissionNotes[route.operationId] ?? route.permissions.map(code).join(' + ');
@@ -584,7 +584,7 @@ const scopeTitles: Readonly<Record<Route['scope'], string>> = {
   merchant: 'Merchant API (`/payment`, API key)',
   admin: 'Admin API (`/admin`, operator token)',
   checkout: 'Checkout calls (`/checkout/api`, no credential)',
-  upstream: "Upstream providers (`/upstream`, the provider's source addresses)",
+  upstream: "Upstream providers (`/upstream`, the provider's signature and source addresses)",
 };
 
 const groupsOf = (table: readonly Route[]): [string, Route[]][] => {
@@ -636,7 +636,7 @@ const renderEndpoint = (
   lines.push(
     route.scope === 'merchant'
       ? `- Permission: ${permissionText(route)}`
-      : `- Credential: ${route.scope === 'admin' ? 'the operator token' : route.scope === 'upstream' ? "none: the caller's address must be one of the provider's sources" : 'none (the order id is the capability)'}`,
+      : `- Credential: ${route.scope === 'admin' ? 'the operator token' : route.scope === 'upstream' ? "the provider's signature over the raw body (the sandbox provider's: Standard Webhooks headers), and the caller's address must be one of the provider's sources" : 'none (the order id is the capability)'}`,
   );
   const product = productOf(route);
   if (product !== null) lines.push(`- Product: ${product}`);

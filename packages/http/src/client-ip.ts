@@ -72,3 +72,29 @@ export const clientIpResolver = (
     return hops[0] ?? peer;
   };
 };
+
+/**
+ * Calls `warn` once, at the first request that carries `X-Forwarded-For` or `Forwarded` from a
+ * peer that is not a trusted proxy: a proxy in front that the operator did not list makes every
+ * client look like the proxy, so API keys' ip_whitelist and providers' sources cannot tell them
+ * apart. Only the peer's address is told, never the header (a client writes it). Afterwards a
+ * request costs one flag test.
+ */
+export const untrustedForwardingWatch = (
+  trustedProxies: readonly string[],
+  socket: ClientIpResolver,
+  warn: (peer: string) => void,
+): ((c: Context) => void) => {
+  const isTrusted = trustedProxies.length === 0 ? () => false : addressList(trustedProxies);
+  let warned = false;
+  return (c) => {
+    if (warned) return;
+    if (c.req.header('X-Forwarded-For') === undefined && c.req.header('Forwarded') === undefined) {
+      return;
+    }
+    const peer = socket(c);
+    if (isTrusted(peer)) return;
+    warned = true;
+    warn(peer);
+  };
+};

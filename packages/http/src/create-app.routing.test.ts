@@ -172,7 +172,15 @@ const upstream: readonly Expectation[] = [
     'POST',
     '/upstream/acquiring/sandbox',
     'upstream.receive',
-    ['sandbox', { ip: '127.0.0.1', body, headers: { 'content-type': 'application/json' } }],
+    // The body as sent: the provider's signature covers those bytes, not a parse of them.
+    [
+      'sandbox',
+      {
+        ip: '127.0.0.1',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
     true,
   ],
 ];

@@ -8,7 +8,12 @@ import { payrailError } from '@payrail/core';
 import type { Engine } from '@payrail/engine';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { type ClientIpResolver, clientIpResolver, socketAddress } from './client-ip.js';
+import {
+  type ClientIpResolver,
+  clientIpResolver,
+  socketAddress,
+  untrustedForwardingWatch,
+} from './client-ip.js';
 import { answer, errorAnswer, internalErrorAnswer } from './envelope.js';
 import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
 import { operatorAuthentication } from './middleware/operator-auth.middleware.js';
@@ -43,6 +48,12 @@ export interface AppDeps {
   readonly clientIp?: ClientIpResolver;
   /** Where unexpected failures are logged; default `console.error`. */
   readonly logInternalError?: (entry: InternalErrorLog) => void;
+  /**
+   * Told once, with the peer's address, at the first request carrying `X-Forwarded-For` or
+   * `Forwarded` from a peer outside `trustedProxies`: every client behind it has its address
+   * (ip_whitelist and providers' sources cannot tell them apart). Default: not told.
+   */
+  readonly warnUntrustedForwarding?: (peer: string) => void;
 }
 
 const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
@@ -62,6 +73,18 @@ export const createApp = (deps: AppDeps) => {
   const clientIp = clientIpResolver(deps.trustedProxies, deps.clientIp ?? socketAddress);
   const limiter = tokenBucketLimiter(deps.rateLimit);
   const log = deps.logInternalError ?? defaultLog;
+  const { warnUntrustedForwarding } = deps;
+  if (warnUntrustedForwarding !== undefined) {
+    const watch = untrustedForwardingWatch(
+      deps.trustedProxies ?? [],
+      deps.clientIp ?? socketAddress,
+      warnUntrustedForwarding,
+    );
+    app.use('*', (c, next) => {
+      watch(c);
+      return next();
+    });
+  }
 
   const limitBody = bodyLimit({
     maxSize: deps.bodyLimitBytes ?? defaultBodyLimitBytes,
@@ -86,7 +109,13 @@ export const createApp = (deps: AppDeps) => {
         route.scope === 'merchant'
           ? await route.run(engine, c.get('caller'), request)
           : route.scope === 'upstream'
-            ? await route.run(engine, { ...request, ip: clientIp(c), headers: c.req.header() })
+            ? await route.run(engine, {
+                ...request,
+                // The provider's signature covers the body as sent, not as we parsed it.
+                body: await c.req.text(),
+                ip: clientIp(c),
+                headers: c.req.header(),
+              })
             : await route.run(engine, request);
       return answer(c, outcome);
     });

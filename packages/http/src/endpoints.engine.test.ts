@@ -5,7 +5,11 @@
  * calls, a closed one, and a four-eyes crypto batch. The last test checks that every route of
  * the table answered a success at least once. On the memory store and on PostgreSQL (PGlite).
  */
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import {
+  generateSandboxUpstreamSecret,
+  sandboxAcquiringProvider,
+  signSandboxUpstream,
+} from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
@@ -17,6 +21,9 @@ import {
 } from './engine-app.test-support.js';
 import { routes } from './routes/route-table.js';
 import { storesUnderTest } from './stores.test-support.js';
+
+/** The sandbox provider's signing secret: its chain watcher signs every report. */
+const upstreamSecret = generateSandboxUpstreamSecret();
 
 describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)', (under) => {
   const succeeded = new Set<string>();
@@ -49,7 +56,9 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
     store = await under.open();
     h = engineApp({
       store,
-      acquiringProviders: [sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'] })],
+      acquiringProviders: [
+        sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'], secret: upstreamSecret }),
+      ],
     });
     h.observe((method, path, answer) => {
       const bare = path.split('?')[0] ?? '';
@@ -403,7 +412,7 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
       network: 'TRON',
       currency: 'USDT',
     });
-    const received = await ok('POST', '/upstream/acquiring/sandbox', '', {
+    const report = {
       events: [
         {
           network: 'TRON',
@@ -414,7 +423,15 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
           status: 'confirmed',
         },
       ],
-    });
+    };
+    const received = (
+      await h.call(
+        'POST',
+        '/upstream/acquiring/sandbox',
+        signSandboxUpstream(upstreamSecret, JSON.stringify(report)),
+        report,
+      )
+    ).body.data;
     expect(received.events).toEqual([
       expect.objectContaining({ order_id: order.order_id, order_status: 'completed' }),
     ]);

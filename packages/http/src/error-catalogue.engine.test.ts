@@ -17,7 +17,11 @@ import {
   toTronAddress,
 } from '@payrail/core';
 import { type Engine, permissions } from '@payrail/engine';
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import {
+  generateSandboxUpstreamSecret,
+  sandboxAcquiringProvider,
+  signSandboxUpstream,
+} from '@payrail/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './create-app.js';
 import {
@@ -54,13 +58,16 @@ interface World {
   /** The operator's call, answered as it is (errors included). */
   operator(method: string, path: string, body?: unknown): Promise<Answer>;
   /**
-   * A provider's call of `POST /upstream/acquiring/{provider}` (default the `sandbox` provider,
-   * which allows loopback), from `from` (default 127.0.0.1).
+   * A provider's signed call of `POST /upstream/acquiring/{provider}` (default the `sandbox`
+   * provider, which allows loopback), from `from` (default 127.0.0.1).
    */
   upstream(body: unknown, options?: { provider?: string; from?: string }): Promise<Answer>;
   /** A name no other scenario uses. */
   unique(prefix: string): string;
 }
+
+/** The sandbox provider's signing secret: its chain watcher signs every report. */
+const upstreamSecret = generateSandboxUpstreamSecret();
 
 /** A valid quick payout with a reference (and payee) of its own. */
 const payoutBody = (w: World, overrides: Record<string, unknown> = {}) => ({
@@ -1074,7 +1081,10 @@ describe.each(storesUnderTest)('the error catalogue through HTTP (real engine, $
     const h = engineApp({
       store: await under.open(),
       acquiringProviders: [
-        sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'] }),
+        sandboxAcquiringProvider({
+          allowedSources: ['127.0.0.1/32', '::1/128'],
+          secret: upstreamSecret,
+        }),
       ],
     });
     await h.seedCatalogue();
@@ -1124,9 +1134,15 @@ describe.each(storesUnderTest)('the error catalogue through HTTP (real engine, $
       operator: (method, path, body) =>
         h.call(method, path, { Authorization: `Bearer ${operatorToken}` }, body),
       upstream: (body, { provider = 'sandbox', from = '127.0.0.1' } = {}) =>
-        h.call('POST', `/upstream/acquiring/${provider}`, {}, body, {
-          incoming: { socket: { remoteAddress: from } },
-        }),
+        h.call(
+          'POST',
+          `/upstream/acquiring/${provider}`,
+          signSandboxUpstream(upstreamSecret, body === undefined ? '' : JSON.stringify(body)),
+          body,
+          {
+            incoming: { socket: { remoteAddress: from } },
+          },
+        ),
       unique: (prefix) => {
         n += 1;
         return `${prefix}${n}`;

@@ -6,10 +6,17 @@
  * and across them. Before, the ledger's duplicate journal escaped as `internal error` (500).
  * Through HTTP on the real engine, on every store of the http package's list.
  */
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import {
+  generateSandboxUpstreamSecret,
+  sandboxAcquiringProvider,
+  signSandboxUpstream,
+} from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, type EngineApp, engineApp, refusalOf } from './engine-app.test-support.js';
 import { storesUnderTest } from './stores.test-support.js';
+
+/** The sandbox provider's signing secret: its chain watcher signs every report. */
+const upstreamSecret = generateSandboxUpstreamSecret();
 
 const refused = {
   status: 400,
@@ -27,7 +34,9 @@ describe.each(storesUnderTest)('one payment id pays one order (real engine, $nam
     store = await under.open();
     h = engineApp({
       store,
-      acquiringProviders: [sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'] })],
+      acquiringProviders: [
+        sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'], secret: upstreamSecret }),
+      ],
     });
   });
 
@@ -88,25 +97,27 @@ describe.each(storesUnderTest)('one payment id pays one order (real engine, $nam
       },
     );
 
-  const viaUpstream = (address: string, paymentId: string) =>
-    h.call(
+  const viaUpstream = (address: string, paymentId: string) => {
+    const report = {
+      events: [
+        {
+          network: 'TRON',
+          address,
+          token_id: 'TRON_USDT',
+          tx_hash: `tx-${paymentId}`,
+          amount: '10',
+          status: 'confirmed',
+          payment_id: paymentId,
+        },
+      ],
+    };
+    return h.call(
       'POST',
       '/upstream/acquiring/sandbox',
-      {},
-      {
-        events: [
-          {
-            network: 'TRON',
-            address,
-            token_id: 'TRON_USDT',
-            tx_hash: `tx-${paymentId}`,
-            amount: '10',
-            status: 'confirmed',
-            payment_id: paymentId,
-          },
-        ],
-      },
+      signSandboxUpstream(upstreamSecret, JSON.stringify(report)),
+      report,
     );
+  };
 
   /** What the merchant can tell: both orders, the second's payments, the USDT ledger. */
   const merchantView = async (

@@ -1,12 +1,17 @@
 /**
  * `POST /upstream/acquiring/{provider}` through HTTP on the real engine with the built-in
- * `sandbox` provider (allowed from loopback): every message of the interface's "Platform-side
- * webhook receiving" list with its status and code, the client address as merchant routes read
- * it, an order paid through upstream events with its outbox, a late payment, and duplicates and
- * reordering. On every store of the http package's list.
+ * `sandbox` provider (allowed from loopback, signing with its secret): every message of the
+ * interface's "Platform-side webhook receiving" list with its status and code, the client address
+ * as merchant routes read it, forged events (issue 12, finding 1), an order paid through upstream
+ * events with its outbox, a late payment, and duplicates and reordering. On every store of the
+ * http package's list.
  */
 import { toTronAddress } from '@payrail/core';
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import {
+  generateSandboxUpstreamSecret,
+  sandboxAcquiringProvider,
+  signSandboxUpstream,
+} from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, type EngineApp, engineApp, refusalOf } from './engine-app.test-support.js';
 import { storesUnderTest } from './stores.test-support.js';
@@ -28,11 +33,15 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
   let proxied: EngineApp;
   let store: Awaited<ReturnType<(typeof storesUnderTest)[number]['open']>>;
   let orders = 0;
+  const secret = generateSandboxUpstreamSecret();
+  /** The chain watcher's signature of what the harness sends for `body` (its JSON). */
+  const signed = (body: unknown, signing: { timestamp?: number } = {}) =>
+    signSandboxUpstream(secret, body === undefined ? '' : JSON.stringify(body), signing);
 
   beforeAll(async () => {
     store = await under.open();
     const acquiringProviders = [
-      sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'] }),
+      sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'], secret }),
     ];
     h = engineApp({ store, acquiringProviders });
     // The same store behind a proxy at 10.0.0.1 that the operator trusts.
@@ -43,7 +52,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
     await store.close?.();
   });
 
-  /** A call to the endpoint, from loopback unless `bindings` say otherwise. */
+  /** A signed call to the endpoint, from loopback unless `bindings` say otherwise. */
   const upstream = (
     body: unknown,
     options: { provider?: string; bindings?: object; headers?: Record<string, string> } = {},
@@ -51,7 +60,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
     h.call(
       'POST',
       `/upstream/acquiring/${options.provider ?? 'sandbox'}`,
-      options.headers ?? {},
+      { ...signed(body), ...options.headers },
       body,
       options.bindings,
     );
@@ -148,7 +157,10 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
       }
       const raw = await h.app.request('/upstream/acquiring/sandbox', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: {
+          'Content-Type': 'application/json',
+          ...signSandboxUpstream(secret, '{"events": ['),
+        },
         body: '{"events": [',
       });
       expect({ status: raw.status, body: await raw.json() }).toEqual({
@@ -212,7 +224,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
         proxied.call(
           'POST',
           '/upstream/acquiring/sandbox',
-          { 'X-Forwarded-For': '127.0.0.1' },
+          { 'X-Forwarded-For': '127.0.0.1', ...signed({}) },
           {},
           from(peer),
         );
@@ -236,6 +248,118 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
       expect(
         refusalOf(await upstream({}, { headers: { Authorization: 'Bearer not-a-key' } })),
       ).toEqual(refusal(400, 51, 'empty upstream webhook event'));
+    });
+  });
+
+  describe('forged provider events (issue 12, finding 1)', () => {
+    /** What a forger would want to move: the order, its payments, the balance, its webhooks. */
+    const stateOf = async (order: Awaited<ReturnType<typeof directOrder>>) => ({
+      order: ok(await order.as.get(`/payment/acquiring/orders/${order.orderId}`)).order.status,
+      payments: ok(await order.as.get(`/payment/acquiring/orders/${order.orderId}/payments`)).items,
+      balances: ok(await order.as.get('/payment/balances?currency=USDT')).items,
+      outbox: (await outboxOf(order.orderId)).length,
+    });
+
+    /** A raw POST as a browser or a local process would send it, from loopback by default. */
+    const post = async (
+      body: string,
+      headers: Record<string, string>,
+      bindings?: object,
+    ): Promise<{ status: number; body: unknown }> => {
+      const res = await h.app.request(
+        '/upstream/acquiring/sandbox',
+        { method: 'POST', headers, body },
+        bindings,
+      );
+      return { status: res.status, body: await res.json() };
+    };
+    const envelope = (code: number, message: string) => ({ code, message, data: null });
+    const unauthorized = { status: 401, body: envelope(61, 'unauthorized') };
+    const invalidPayload = {
+      status: 400,
+      body: envelope(51, 'invalid upstream merchant deposit payload'),
+    };
+
+    it('a forged event from a local address (no signature, a bad one, another secret) leaves the order pending and the balance unchanged', async () => {
+      const order = await directOrder();
+      const before = await stateOf(order);
+      expect(before.order).toBe('pending');
+      const paid = JSON.stringify({ events: [tronPayment(order.address, 'confirmed')] });
+      const json = { 'Content-Type': 'application/json' };
+      const good = signSandboxUpstream(secret, paid);
+      for (const [label, headers] of [
+        ['unsigned', json],
+        ['a signature of another body', { ...json, ...signSandboxUpstream(secret, '{}') }],
+        [
+          'another secret',
+          { ...json, ...signSandboxUpstream(generateSandboxUpstreamSecret(), paid) },
+        ],
+        ['a mangled signature', { ...json, ...good, 'webhook-signature': 'v1,AAAA' }],
+        ['an API key instead', { ...json, Authorization: 'Bearer anything' }],
+      ] as const) {
+        for (const ip of ['127.0.0.1', '::1']) {
+          expect(await post(paid, headers, from(ip)), `${label} from ${ip}`).toEqual(unauthorized);
+        }
+      }
+      expect(await stateOf(order)).toEqual(before);
+    });
+
+    it('a forged event through a same-host proxy (X-Forwarded-For from 127.0.0.1, no trusted proxies) leaves the order pending and the balance unchanged', async () => {
+      const order = await directOrder();
+      const before = await stateOf(order);
+      const paid = JSON.stringify({ events: [tronPayment(order.address, 'confirmed')] });
+      for (const forwarded of [
+        { 'X-Forwarded-For': '203.0.113.7' },
+        { Forwarded: 'for=203.0.113.7;proto=https' },
+        { 'X-Forwarded-For': '127.0.0.1' },
+      ]) {
+        expect(
+          await post(paid, { 'Content-Type': 'application/json', ...forwarded }, from('127.0.0.1')),
+          JSON.stringify(forwarded),
+        ).toEqual(unauthorized);
+      }
+      expect(await stateOf(order)).toEqual(before);
+    });
+
+    it('a forged event as a browser form post (form-urlencoded, text/plain, multipart) leaves the order pending and the balance unchanged, signed or not', async () => {
+      const order = await directOrder();
+      const before = await stateOf(order);
+      const paid = JSON.stringify({ events: [tronPayment(order.address, 'confirmed')] });
+      for (const type of [
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'text/plain;charset=UTF-8',
+        'multipart/form-data; boundary=x',
+      ]) {
+        // What a page on any origin can post without asking: refused for want of a signature.
+        expect(await post(paid, { 'Content-Type': type }), type).toEqual(unauthorized);
+        // Even signed, a body that is not JSON by its type is never read.
+        const signedForm = { 'Content-Type': type, ...signSandboxUpstream(secret, paid) };
+        expect(await post(paid, signedForm), `signed ${type}`).toEqual(invalidPayload);
+      }
+      expect(await post(paid, signSandboxUpstream(secret, paid)), 'no type').toEqual(
+        invalidPayload,
+      );
+      expect(await stateOf(order)).toEqual(before);
+    });
+
+    it('a replayed event, signed more than 5 minutes ago (or ahead), is refused', async () => {
+      const order = await directOrder();
+      const before = await stateOf(order);
+      const body = { events: [tronPayment(order.address, 'confirmed')] };
+      const now = Math.floor(Date.now() / 1000);
+      for (const timestamp of [now - 6 * 60, now - 24 * 3600, now + 6 * 60]) {
+        expect(
+          refusalOf(
+            await h.call('POST', '/upstream/acquiring/sandbox', signed(body, { timestamp }), body),
+          ),
+          String(timestamp),
+        ).toEqual(refusal(401, 61, 'unauthorized'));
+      }
+      expect(await stateOf(order)).toEqual(before);
+      // The same event signed now completes the order.
+      ok(await upstream(body));
+      expect((await stateOf(order)).order).toBe('completed');
     });
   });
 
@@ -408,7 +532,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
     });
   });
 
-  it('is in /openapi.json with no security and the six messages', async () => {
+  it('is in /openapi.json with no security, the six messages and unauthorized', async () => {
     const res = await h.app.request('/openapi.json');
     const document = (await res.json()) as {
       paths: Record<
@@ -428,12 +552,14 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
       'invalid upstream merchant deposit payload',
       'acquiring order not found',
       'merchant deposit address not found',
+      'unauthorized',
     ]) {
       expect(described).toContain(`\`${message}\``);
     }
     expect(Object.keys(operation?.responses ?? {}).sort()).toEqual([
       '200',
       '400',
+      '401',
       '403',
       '404',
       '500',

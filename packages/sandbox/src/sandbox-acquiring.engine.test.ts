@@ -10,6 +10,10 @@ import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { sandboxAcquiringProvider } from './sandbox-acquiring.provider.js';
+import {
+  generateSandboxUpstreamSecret,
+  signSandboxUpstream,
+} from './sandbox-upstream-signature.js';
 
 const t0 = 1_800_000_000;
 
@@ -31,6 +35,7 @@ const refusal = (outcome: Outcome<Data>): Pick<PayrailError, 'httpStatus' | 'cod
 
 const sandbox = async () => {
   const store = createMemoryStore();
+  const secret = generateSandboxUpstreamSecret();
   let now = t0;
   const engine = createEngine({
     store,
@@ -42,7 +47,9 @@ const sandbox = async () => {
       allowInsecureWebhooks: false,
       keySecret: new Uint8Array(32).fill(3),
     },
-    acquiringProviders: [sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'] })],
+    acquiringProviders: [
+      sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'], secret }),
+    ],
   });
   const { merchant } = ok(await engine.admin.createMerchant({ name: 'Acme' })) as {
     merchant: { merchant_id: string; account_id: string };
@@ -74,8 +81,15 @@ const sandbox = async () => {
       currency: 'USDT',
     }),
   ) as { order: { order_id: string }; payment_address: { address: string } };
-  const send = (events: readonly Record<string, unknown>[], ip = '127.0.0.1') =>
-    engine.upstream.receive('sandbox', { ip, body: { events }, headers: {} });
+  /** A signed delivery, as the chain watcher sends it. */
+  const send = (events: readonly Record<string, unknown>[], ip = '127.0.0.1') => {
+    const body = JSON.stringify({ events });
+    return engine.upstream.receive('sandbox', {
+      ip,
+      body,
+      headers: { 'content-type': 'application/json', ...signSandboxUpstream(secret, body) },
+    });
+  };
   return {
     engine,
     caller,

@@ -8,6 +8,11 @@ import {
   parseSandboxUpstreamEvents,
   sandboxAcquiringProvider,
 } from './sandbox-acquiring.provider.js';
+import {
+  generateSandboxUpstreamSecret,
+  isSandboxUpstreamSecret,
+  signSandboxUpstream,
+} from './sandbox-upstream-signature.js';
 
 const parsed = (body: unknown) => {
   const result = parseSandboxUpstreamEvents(body);
@@ -197,15 +202,117 @@ describe('the sandbox payload', () => {
 });
 
 describe('sandboxAcquiringProvider', () => {
-  it('is named sandbox, keeps its own copy of the sources and ignores headers', () => {
+  it('is named sandbox, keeps its own copy of the sources and parses what the engine parsed', () => {
     const sources = ['127.0.0.1/32'];
-    const provider = sandboxAcquiringProvider({ allowedSources: sources });
+    const provider = sandboxAcquiringProvider({
+      allowedSources: sources,
+      secret: generateSandboxUpstreamSecret(),
+    });
     sources.push('0.0.0.0/0');
     expect(provider.name).toBe('sandbox');
     expect(provider.allowedSources).toEqual(['127.0.0.1/32']);
     const body = { events: [tronEvent()] };
-    expect(provider.parse(body, { 'x-signature': 'anything' })).toEqual(
+    expect(provider.parse(body, { body: JSON.stringify(body), headers: {} })).toEqual(
       parseSandboxUpstreamEvents(body),
     );
+  });
+
+  it('refuses to be built with a secret that is not whsec_ and 24 to 64 bytes of base64', () => {
+    for (const secret of [
+      '',
+      'not-a-secret',
+      `whsec_${Buffer.alloc(16).toString('base64')}`,
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+      'whsec_!!!!',
+      Buffer.alloc(32).toString('base64'),
+    ]) {
+      expect(isSandboxUpstreamSecret(secret), secret).toBe(false);
+      expect(() => sandboxAcquiringProvider({ allowedSources: [], secret }), secret).toThrow(
+        'the sandbox upstream secret must be whsec_',
+      );
+    }
+    expect(isSandboxUpstreamSecret(generateSandboxUpstreamSecret())).toBe(true);
+    expect(generateSandboxUpstreamSecret()).not.toBe(generateSandboxUpstreamSecret());
+  });
+});
+
+describe('forged provider events (issue 12, finding 1): the sandbox signature', () => {
+  const now = 1_614_265_330;
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const provider = sandboxAcquiringProvider({
+    allowedSources: ['127.0.0.1/32'],
+    secret,
+    now: () => now * 1000,
+  });
+  const body = '{"test": 2432232314}';
+  const signed = {
+    body,
+    headers: signSandboxUpstream(secret, body, { id: 'msg_1', timestamp: now }),
+  };
+
+  it("signs as Standard Webhooks does (the specification's test vector)", () => {
+    expect(
+      signSandboxUpstream(secret, body, { id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: now }),
+    ).toEqual({
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': String(now),
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    });
+  });
+
+  it('accepts its own signature, also among others and within 5 minutes either way', () => {
+    expect(provider.verify(signed)).toBe(true);
+    const signature = signed.headers['webhook-signature'];
+    const headers = { ...signed.headers, 'webhook-signature': `v2,abc v1,AAAA ${signature}` };
+    expect(provider.verify({ body, headers })).toBe(true);
+    for (const timestamp of [now - 300, now + 300]) {
+      const fresh = signSandboxUpstream(secret, body, { id: 'msg_1', timestamp });
+      expect(provider.verify({ body, headers: fresh }), String(timestamp)).toBe(true);
+    }
+  });
+
+  it('refuses no signature, a wrong one, another secret, a changed body, id or timestamp', () => {
+    const { 'webhook-signature': _, ...unsigned } = signed.headers;
+    const other = signSandboxUpstream(generateSandboxUpstreamSecret(), body, {
+      id: 'msg_1',
+      timestamp: now,
+    });
+    for (const [label, delivery] of [
+      ['no headers', { body, headers: {} }],
+      ['no signature', { body, headers: unsigned }],
+      ['empty id', { body, headers: { ...signed.headers, 'webhook-id': '' } }],
+      ['another id', { body, headers: { ...signed.headers, 'webhook-id': 'msg_2' } }],
+      ['another secret', { body, headers: other }],
+      [
+        'v0 scheme',
+        {
+          body,
+          headers: {
+            ...signed.headers,
+            'webhook-signature': `v0,${other['webhook-signature'].slice(3)}`,
+          },
+        },
+      ],
+      ['garbage', { body, headers: { ...signed.headers, 'webhook-signature': 'v1,!!!' } }],
+      ['changed body', { body: '{"test": 2432232315}', headers: signed.headers }],
+      ['body with a space', { body: `${body} `, headers: signed.headers }],
+      [
+        'timestamp not a number',
+        { body, headers: { ...signed.headers, 'webhook-timestamp': `${now}x` } },
+      ],
+      [
+        'timestamp moved',
+        { body, headers: { ...signed.headers, 'webhook-timestamp': String(now + 1) } },
+      ],
+    ] as const) {
+      expect(provider.verify(delivery), label).toBe(false);
+    }
+  });
+
+  it('refuses a replayed delivery signed more than 5 minutes ago, or ahead', () => {
+    for (const timestamp of [now - 301, now + 301, now - 86_400, 0]) {
+      const replayed = signSandboxUpstream(secret, body, { id: 'msg_1', timestamp });
+      expect(provider.verify({ body, headers: replayed }), String(timestamp)).toBe(false);
+    }
   });
 });

@@ -26,7 +26,9 @@
  * No body, `null`, no `events` or an empty list: `empty upstream webhook event`. Anything else
  * malformed, a body that is not an object, `events` that is not a list or longer than 100, or
  * one bad event: `invalid upstream merchant deposit payload` (the whole request is refused).
- * Headers are not read: the sandbox trusts its configured source addresses, and signs nothing.
+ *
+ * Every delivery is signed with the provider's secret, Standard Webhooks style
+ * (`sandbox-upstream-signature.ts`, ADR 0032); the source addresses are a second factor.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -49,6 +51,7 @@ import {
 } from '@payrail/core';
 import { sandboxRequiredConfirmations } from '@payrail/engine';
 import * as E from 'fp-ts/lib/Either.js';
+import { sandboxUpstreamVerifier } from './sandbox-upstream-signature.js';
 
 const sandboxProviderName = 'sandbox';
 
@@ -170,13 +173,26 @@ export const parseSandboxUpstreamEvents = (
 export interface SandboxProviderOptions {
   /** Addresses and CIDR ranges allowed to call (the server's PAYRAIL_UPSTREAM_SANDBOX_SOURCES). */
   readonly allowedSources: readonly string[];
+  /**
+   * `whsec_` + base64 of 24 to 64 bytes (the server's PAYRAIL_UPSTREAM_SANDBOX_SECRET): every
+   * delivery must be signed with it (`signSandboxUpstream`).
+   */
+  readonly secret: string;
+  /**
+   * Unix milliseconds, for the signature's 5-minute tolerance; default the wall clock. Not the
+   * sandbox's adjustable clock: a replay is old in real time, whatever the test clock says.
+   */
+  readonly now?: () => number;
 }
 
 /** The `sandbox` provider, to register in `EngineDeps.acquiringProviders` of a sandbox engine. */
 export const sandboxAcquiringProvider = ({
   allowedSources,
+  secret,
+  now = Date.now,
 }: SandboxProviderOptions): AcquiringProvider => ({
   name: sandboxProviderName,
   allowedSources: [...allowedSources],
+  verify: sandboxUpstreamVerifier(secret, now),
   parse: (body) => parseSandboxUpstreamEvents(body),
 });

@@ -173,16 +173,36 @@ describe('parseConfig', () => {
     expect(shown({ PAYRAIL_ENV: 'live' })).toBe('(live: no sandbox provider)');
   });
 
+  it('reads the sandbox upstream secret (whsec_, 24 to 64 bytes), never echoing it, and refuses it in live', () => {
+    const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+    expect(configOf({ PAYRAIL_UPSTREAM_SANDBOX_SECRET: secret }).upstreamSandboxSecret).toBe(
+      secret,
+    );
+    expect(configOf({ PAYRAIL_UPSTREAM_SANDBOX_SECRET: '' }).upstreamSandboxSecret).toBeUndefined();
+    for (const raw of ['secret', `whsec_${Buffer.alloc(16).toString('base64')}`, 'whsec_%%%%']) {
+      expect(errorsOf({ PAYRAIL_UPSTREAM_SANDBOX_SECRET: raw }), raw).toEqual([
+        'PAYRAIL_UPSTREAM_SANDBOX_SECRET must be whsec_ followed by the base64 of 24 to 64 bytes ' +
+          '(or unset: a secret is generated and printed at start)',
+      ]);
+    }
+    expect(errorsOf({ PAYRAIL_ENV: 'live', PAYRAIL_UPSTREAM_SANDBOX_SECRET: secret })).toEqual([
+      'PAYRAIL_UPSTREAM_SANDBOX_SECRET is a sandbox setting (what sandbox chain payment reports ' +
+        'are signed with) and is refused with PAYRAIL_ENV=live; unset it',
+    ]);
+  });
+
   it('accepts a fractional rate limit', () => {
     expect(configOf({ PAYRAIL_RATE_LIMIT: '0.5' }).rateLimit).toBe(0.5);
   });
 });
 
 describe('describeConfig', () => {
-  it('redacts the admin token, the key secret and the database password', () => {
+  it('redacts the admin token, the key secret, the upstream secret and the database password', () => {
+    const upstreamSecret = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
     const config = configOf({
       PAYRAIL_ADMIN_TOKEN: adminToken,
       PAYRAIL_KEY_SECRET: keySecret,
+      PAYRAIL_UPSTREAM_SANDBOX_SECRET: upstreamSecret,
       DATABASE_URL: 'postgres://app:s3cret-pw@db.internal:5432/payrail?sslpassword=x1y2z3',
     });
     const shown = describeConfig(config);
@@ -191,9 +211,11 @@ describe('describeConfig', () => {
     expect(text).not.toContain(keySecret);
     expect(text).not.toContain('s3cret-pw');
     expect(text).not.toContain('x1y2z3');
+    expect(text).not.toContain(upstreamSecret.slice(6, 20));
     expect(Object.fromEntries(shown.map((e) => [e.name, e.value]))).toMatchObject({
       PAYRAIL_ADMIN_TOKEN: '(set, redacted)',
       PAYRAIL_KEY_SECRET: '(set, redacted)',
+      PAYRAIL_UPSTREAM_SANDBOX_SECRET: '(set, redacted)',
       DATABASE_URL: 'postgres://app:***@db.internal:5432/payrail?sslpassword=***',
     });
   });
@@ -213,6 +235,7 @@ describe('describeConfig', () => {
       'PAYRAIL_PUBLIC_URL',
       'PAYRAIL_TRUSTED_PROXIES',
       'PAYRAIL_UPSTREAM_SANDBOX_SOURCES',
+      'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
       'PAYRAIL_INSPECT',
     ]);
   });

@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { type Environment, isIpRange } from '@payrail/core';
 import { minKeySecretBytes } from '@payrail/engine';
 import { addressList } from '@payrail/http';
+import { isSandboxUpstreamSecret } from '@payrail/sandbox';
 
 /** `process.env`, or any record like it. */
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
@@ -41,6 +42,11 @@ export interface ServerConfig {
   readonly trustedProxies: readonly string[];
   /** Sandbox only: who may call `POST /upstream/acquiring/sandbox` (addresses, CIDR ranges). */
   readonly upstreamSandboxSources: readonly string[];
+  /**
+   * Sandbox only: the `whsec_` secret the sandbox chain watcher signs its reports with;
+   * undefined when unset: the server generates one at start and prints it once.
+   */
+  readonly upstreamSandboxSecret: string | undefined;
   /** `PAYRAIL_INSPECT`: the `ws://` address of an XState inspector relay, or none. */
   readonly inspectUrl: string | undefined;
 }
@@ -236,6 +242,24 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     return entries;
   })();
 
+  const upstreamSandboxSecret = ((): string | undefined => {
+    const raw = env.PAYRAIL_UPSTREAM_SANDBOX_SECRET;
+    if (raw === undefined || raw === '') return undefined;
+    // Never echoed: it is a secret.
+    if (environment === 'live') {
+      errors.push(
+        'PAYRAIL_UPSTREAM_SANDBOX_SECRET is a sandbox setting (what sandbox chain payment reports ' +
+          'are signed with) and is refused with PAYRAIL_ENV=live; unset it',
+      );
+    } else if (!isSandboxUpstreamSecret(raw)) {
+      errors.push(
+        'PAYRAIL_UPSTREAM_SANDBOX_SECRET must be whsec_ followed by the base64 of 24 to 64 bytes ' +
+          '(or unset: a secret is generated and printed at start)',
+      );
+    }
+    return raw;
+  })();
+
   const inspectUrl = ((): string | undefined => {
     const raw = env.PAYRAIL_INSPECT;
     if (!present(raw)) return undefined;
@@ -267,6 +291,7 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
       publicUrl,
       trustedProxies,
       upstreamSandboxSources,
+      upstreamSandboxSecret,
       inspectUrl,
     },
   };
@@ -369,6 +394,15 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
       config.environment === 'sandbox'
         ? config.upstreamSandboxSources.join(',')
         : '(live: no sandbox provider)',
+  },
+  {
+    name: 'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
+    value:
+      config.environment === 'live'
+        ? '(live: no sandbox provider)'
+        : config.upstreamSandboxSecret === undefined
+          ? '(unset: generated and printed at each start)'
+          : '(set, redacted)',
   },
   { name: 'PAYRAIL_INSPECT', value: config.inspectUrl ?? '(unset: no inspector)' },
 ];

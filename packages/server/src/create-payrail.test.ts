@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type PayoutExecutionRequest, permissions } from '@payrail/engine';
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import { generateSandboxUpstreamSecret, sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createMemoryStore } from '@payrail/store-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -81,7 +81,13 @@ describe('createPayrail checks its options before anything runs', () => {
         publicUrl: 'example.com',
         seedSandboxCatalogue: true,
         allowInsecureWebhooks: true,
-        acquiringProviders: [sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32'] })],
+        acquiringProviders: [
+          sandboxAcquiringProvider({
+            allowedSources: ['127.0.0.1/32'],
+            secret: generateSandboxUpstreamSecret(),
+          }),
+        ],
+        upstreamSandboxSecret: generateSandboxUpstreamSecret(),
         timerIntervalMs: 0,
         keyCheckCacheMs: -1,
       }),
@@ -90,6 +96,7 @@ describe('createPayrail checks its options before anything runs', () => {
       'publicUrl must be an absolute http(s) URL without a query',
       'seedSandboxCatalogue is for the sandbox only',
       'allowInsecureWebhooks is for the sandbox only',
+      'upstreamSandboxSecret is for the sandbox only',
       'live acquiring needs depositAddresses (a custody port) when acquiringProviders are given',
       'keyCheckCacheMs must be a whole number of milliseconds, 0 or more',
       'timerIntervalMs must be a positive whole number of milliseconds',

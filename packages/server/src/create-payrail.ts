@@ -29,7 +29,11 @@ import {
   systemClock,
 } from '@payrail/engine';
 import { createApp, type RateLimitOptions } from '@payrail/http';
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import {
+  generateSandboxUpstreamSecret,
+  isSandboxUpstreamSecret,
+  sandboxAcquiringProvider,
+} from '@payrail/sandbox';
 import { createDispatcher, createOutboundUrlGuard, type Dispatcher } from '@payrail/webhooks';
 import { defaultUpstreamSandboxSources } from './config.js';
 import { generateAdminToken } from './credentials.js';
@@ -61,9 +65,16 @@ export interface PayrailOptions {
   readonly depositAddresses?: DepositAddressProvider;
   /**
    * Upstream acquiring providers (`POST /upstream/acquiring/{provider}`). Default: the sandbox
-   * provider in the sandbox (loopback callers only), none in live.
+   * provider in the sandbox (signed with `upstreamSandboxSecret`, loopback callers only), none
+   * in live.
    */
   readonly acquiringProviders?: readonly AcquiringProvider[];
+  /**
+   * Sandbox only: the `whsec_` secret the default sandbox provider's reports are signed with
+   * (`signSandboxUpstream` of @payrail/sandbox); default: a random one (see
+   * `upstreamSandboxSecret`).
+   */
+  readonly upstreamSandboxSecret?: string;
   /** Unix seconds. Default: the wall clock (in the sandbox one the test clock can advance). */
   readonly clock?: Clock;
   /** Default: `<prefix>_` + 96 random bits. */
@@ -127,6 +138,11 @@ export interface Payrail {
   readonly app: ReturnType<typeof createApp>;
   /** The operator token `app`'s `/admin` routes take. */
   readonly adminToken: string;
+  /**
+   * What the default sandbox provider's reports must be signed with; undefined in live or when
+   * the host registered its own `acquiringProviders`.
+   */
+  readonly upstreamSandboxSecret: string | undefined;
   /** Runs the timer loop and the webhook dispatcher in this process. Idempotent; may follow stop(). */
   start(): void;
   /** Stops both, letting a pass in progress finish (deliveries in flight get 5 s). */
@@ -180,11 +196,21 @@ const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
     if (given.allowInsecureWebhooks === true) {
       problems.push('allowInsecureWebhooks is for the sandbox only');
     }
+    if (given.upstreamSandboxSecret !== undefined) {
+      problems.push('upstreamSandboxSecret is for the sandbox only');
+    }
     if ((given.acquiringProviders?.length ?? 0) > 0 && given.depositAddresses === undefined) {
       problems.push(
         'live acquiring needs depositAddresses (a custody port) when acquiringProviders are given',
       );
     }
+  }
+  if (
+    given.environment !== 'live' &&
+    given.upstreamSandboxSecret !== undefined &&
+    !isSandboxUpstreamSecret(given.upstreamSandboxSecret)
+  ) {
+    problems.push('upstreamSandboxSecret must be whsec_ followed by the base64 of 24 to 64 bytes');
   }
   if (given.adminToken !== undefined && given.adminToken.length < 16) {
     problems.push('adminToken must have at least 16 characters');
@@ -226,6 +252,11 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     await seedSandboxCatalogue(store, ids, clock);
   }
 
+  const upstreamSandboxSecret =
+    isSandbox && options.acquiringProviders === undefined
+      ? (options.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
+      : undefined;
+
   // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
   // the engine runs it after firing the timers.
   let dispatcher: Dispatcher | undefined;
@@ -249,9 +280,14 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     outboundUrlGuard: createOutboundUrlGuard({ allowInsecure: allowInsecureWebhooks }),
     acquiringProviders:
       options.acquiringProviders ??
-      (isSandbox
-        ? [sandboxAcquiringProvider({ allowedSources: defaultUpstreamSandboxSources })]
-        : []),
+      (upstreamSandboxSecret === undefined
+        ? []
+        : [
+            sandboxAcquiringProvider({
+              allowedSources: defaultUpstreamSandboxSources,
+              secret: upstreamSandboxSecret,
+            }),
+          ]),
     afterClockAdvance: async () => {
       await dispatcher?.runOnce().catch((error: unknown) => {
         log(`webhook dispatcher failed: ${errorSummary(error)}`);
@@ -278,6 +314,16 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     ...(options.publicUrl === undefined ? {} : { publicUrl }),
     logInternalError: ({ method, path, error }) => {
       log(`${method} ${path} failed: ${errorSummary(error)}`);
+    },
+    // Once per process: a proxy in front that is not trusted hides every client's address.
+    warnUntrustedForwarding: (peer) => {
+      log(
+        `a request from ${peer} carried X-Forwarded-For or Forwarded, but ${peer} is not a ` +
+          'trusted proxy (PAYRAIL_TRUSTED_PROXIES), so the header is ignored: every client ' +
+          `behind it has the address ${peer}, which API keys' ip_whitelist and the upstream ` +
+          "providers' sources then allow or refuse for all of them alike. If a reverse proxy " +
+          'runs in front, list its address in PAYRAIL_TRUSTED_PROXIES (warned once)',
+      );
     },
   });
   // The hosted checkout page at checkout_url; it calls the app's `/checkout/api/...` itself.
@@ -317,6 +363,7 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     executions: engine.executions,
     app,
     adminToken,
+    upstreamSandboxSecret,
     start: () => {
       if (loop !== undefined) return;
       stopping = undefined;

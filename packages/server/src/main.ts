@@ -1,8 +1,11 @@
 /**
  * `pnpm start`: reads the configuration from the environment, starts payrail, prints where it
  * listens, and stops cleanly on SIGTERM or SIGINT (exit 0). Secrets are never printed, except
- * the operator token this run generated when none was configured: once, labelled.
+ * the operator token and the sandbox upstream secret this run generated when none was
+ * configured: once each, labelled.
  */
+
+import { generateSandboxUpstreamSecret } from '@payrail/sandbox';
 import { describeDatabase, parseConfig } from './config.js';
 import { generateAdminToken, loadKeySecret } from './credentials.js';
 import { type PayrailServer, startPayrail } from './payrail-server.js';
@@ -54,9 +57,27 @@ const start = async (): Promise<void> => {
     say(`  PAYRAIL_ADMIN_TOKEN=${adminToken}`);
   }
 
+  // The sandbox chain watcher's signing secret (ADR 0032), generated and shown like the token.
+  const upstreamSandboxSecret =
+    config.environment === 'sandbox'
+      ? (config.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
+      : undefined;
+  if (upstreamSandboxSecret !== undefined && config.upstreamSandboxSecret === undefined) {
+    say('payrail: PAYRAIL_UPSTREAM_SANDBOX_SECRET is not set; what sandbox chain payment reports');
+    say('  (POST /upstream/acquiring/sandbox) must be signed with in this run (shown once, not');
+    say('  stored, a new one at each start unless you set it) is:');
+    say(`  PAYRAIL_UPSTREAM_SANDBOX_SECRET=${upstreamSandboxSecret}`);
+  }
+
   let server: PayrailServer;
   try {
-    server = await startPayrail({ config, adminToken, keySecret: secret, log });
+    server = await startPayrail({
+      config,
+      adminToken,
+      keySecret: secret,
+      log,
+      ...(upstreamSandboxSecret === undefined ? {} : { upstreamSandboxSecret }),
+    });
   } catch (error) {
     fail(`could not start: ${errorSummary(error)}`);
     return;

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import type { Store } from '@payrail/core';
 import { type RunningServer, serve } from '@payrail/http';
-import { sandboxAcquiringProvider } from '@payrail/sandbox';
+import { generateSandboxUpstreamSecret, sandboxAcquiringProvider } from '@payrail/sandbox';
 import { createPGliteStore, createPostgresStore } from '@payrail/store-postgres';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
@@ -17,6 +17,12 @@ export interface PayrailServerOptions {
   readonly config: ServerConfig;
   readonly adminToken: string;
   readonly keySecret: Uint8Array;
+  /**
+   * Sandbox: what the sandbox chain watcher signs its reports with (`main` passes
+   * PAYRAIL_UPSTREAM_SANDBOX_SECRET or the one it generated and printed); default a random one
+   * nobody is told, so nothing reports upstream.
+   */
+  readonly upstreamSandboxSecret?: string;
   /** Operator-facing lines (stderr in `main`); never given a secret. */
   readonly log: (line: string) => void;
   /**
@@ -118,7 +124,12 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
       acquiringProviders:
         config.environment === 'sandbox'
-          ? [sandboxAcquiringProvider({ allowedSources: config.upstreamSandboxSources })]
+          ? [
+              sandboxAcquiringProvider({
+                allowedSources: config.upstreamSandboxSources,
+                secret: options.upstreamSandboxSecret ?? generateSandboxUpstreamSecret(),
+              }),
+            ]
           : [],
       log,
       ...(options.timerIntervalMs === undefined

@@ -24,21 +24,36 @@ export interface UpstreamPaymentEvent extends ProviderPaymentEvent {
 /** Request headers, names lower-cased (what a provider may sign or version its payload with). */
 export type UpstreamHeaders = Readonly<Record<string, string>>;
 
+/** A provider's call as it arrived, before anything read it. */
+export interface UpstreamDelivery {
+  /** The body exactly as received (UTF-8 text; `''` when there was none): what was signed. */
+  readonly body: string;
+  readonly headers: UpstreamHeaders;
+}
+
 export interface AcquiringProvider {
   /** The `{provider}` path segment it answers on, e.g. `sandbox`. */
   readonly name: string;
   /**
    * Addresses and CIDR ranges (IPv4 or IPv6) the provider calls from. A call from anywhere else
-   * answers `webhook ip not allowed`; an empty list allows no address at all.
+   * answers `webhook ip not allowed`; an empty list allows no address at all. A second factor:
+   * the signature (`verify`) is what proves the provider spoke.
    */
   readonly allowedSources: readonly string[];
   /**
-   * The provider's payload (parsed JSON; `undefined` when the body was empty or not JSON) as
+   * Whether the provider itself sent this delivery: its signature over the raw body (and, for
+   * a scheme with a timestamp, that it is recent), compared in constant time. Runs before
+   * anything reads the body; `false` answers `unauthorized`. Never throws.
+   */
+  verify(delivery: UpstreamDelivery): boolean;
+  /**
+   * The verified payload (parsed JSON; `undefined` when the body was empty or not JSON) as
    * normalised events, or the catalogue's `empty upstream webhook event` /
-   * `invalid upstream merchant deposit payload`. Never throws, never answers an empty list.
+   * `invalid upstream merchant deposit payload`. `delivery` is there for a provider that must
+   * read the exact text (numbers JSON cannot hold). Never throws, never answers an empty list.
    */
   parse(
-    body: unknown,
-    headers: UpstreamHeaders,
+    payload: unknown,
+    delivery: UpstreamDelivery,
   ): Either<PayrailError, readonly UpstreamPaymentEvent[]>;
 }

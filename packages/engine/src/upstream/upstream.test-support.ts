@@ -25,13 +25,21 @@ import type { Engine, UpstreamRequest } from '../engine-api.js';
 
 const loopbackSources = ['127.0.0.1/32', '::1/128'];
 
-/** A provider that speaks the normalised shape itself; `{}` or no body is an empty event. */
+/** The test provider's "signature": a header, so the engine's order of checks can be seen. */
+export const testSignatureHeaders = { 'x-test-signature': 'signed' } as const;
+
+/**
+ * A provider that speaks the normalised shape itself; `{}` or no body is an empty event. Its
+ * signature check is a fixed header (`testSignatureHeaders`), not a secret: the engine's tests
+ * see that the check runs and where; the real check is the sandbox provider's.
+ */
 export const passThroughProvider = (
   name = 'test',
   allowedSources: readonly string[] = loopbackSources,
 ): AcquiringProvider => ({
   name,
   allowedSources,
+  verify: ({ headers }) => headers['x-test-signature'] === testSignatureHeaders['x-test-signature'],
   parse: (body) => {
     const events = (body as { events?: unknown } | undefined)?.events;
     if (events === undefined || (Array.isArray(events) && events.length === 0)) {
@@ -119,12 +127,15 @@ export const upstreamEvent = (
   };
 };
 
-/** A call from the loopback address with the events as the body. */
+/** A signed JSON call from the loopback address with `body` as its JSON (none: no body). */
+export const jsonFromLoopback = (body: unknown, ip = '127.0.0.1'): UpstreamRequest => ({
+  ip,
+  body: body === undefined ? '' : JSON.stringify(body),
+  headers: { 'content-type': 'application/json', ...testSignatureHeaders },
+});
+
+/** A signed JSON call from the loopback address with the events as the body. */
 export const fromLoopback = (
   events: readonly UpstreamPaymentEvent[] | undefined,
   ip = '127.0.0.1',
-): UpstreamRequest => ({
-  ip,
-  body: events === undefined ? undefined : { events },
-  headers: { 'content-type': 'application/json' },
-});
+): UpstreamRequest => jsonFromLoopback(events === undefined ? undefined : { events }, ip);

@@ -5,7 +5,9 @@ import { createEngine } from '../engine.js';
 import {
   directOrder,
   fromLoopback,
+  jsonFromLoopback,
   passThroughProvider,
+  testSignatureHeaders,
   type UpstreamBed,
   upstreamBed,
   upstreamEvent,
@@ -94,6 +96,57 @@ describe('upstream.receive: who may call', () => {
   });
 });
 
+describe('upstream.receive: forged provider events (issue 12, finding 1)', () => {
+  it('answers a delivery the provider does not verify 401/61 unauthorized, after the source check and before the payload', async () => {
+    const bed = await upstreamBed();
+    const { address, order_id } = await directOrder(bed, 'ORD-FORGED');
+    const paid = fromLoopback([upstreamEvent(address, 'confirmed')]);
+    const { 'x-test-signature': _signature, ...unsigned } = paid.headers;
+    for (const headers of [unsigned, { ...unsigned, 'x-test-signature': 'forged' }]) {
+      expect(refusalOf(await bed.engine.upstream.receive('test', { ...paid, headers }))).toEqual(
+        refusal(401, 61, 'unauthorized'),
+      );
+      // Unsigned garbage is refused for its signature, never read.
+      expect(
+        refusalOf(await bed.engine.upstream.receive('test', { ...paid, body: '{', headers })),
+      ).toEqual(refusal(401, 61, 'unauthorized'));
+    }
+    // The address check still comes first: it is the second factor.
+    expect(
+      refusalOf(
+        await bed.engine.upstream.receive('test', { ...paid, ip: '10.0.0.1', headers: unsigned }),
+      ),
+    ).toEqual(refusal(403, 61, 'webhook ip not allowed'));
+    expect((await orderOf(bed, order_id)).status).toBe('pending');
+    expect(await bed.oracle.outbox()).toEqual([]);
+  });
+
+  it('reads only JSON: a signed form post or text body is refused as an invalid payload and moves nothing', async () => {
+    const bed = await upstreamBed();
+    const { address, order_id } = await directOrder(bed, 'ORD-FORM');
+    const paid = fromLoopback([upstreamEvent(address, 'confirmed')]);
+    for (const type of [
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'application/jsonp',
+      '',
+    ]) {
+      const headers = { ...testSignatureHeaders, ...(type === '' ? {} : { 'content-type': type }) };
+      expect(
+        refusalOf(await bed.engine.upstream.receive('test', { ...paid, headers })),
+        type,
+      ).toEqual(refusal(400, 51, 'invalid upstream merchant deposit payload'));
+    }
+    expect((await orderOf(bed, order_id)).status).toBe('pending');
+    for (const type of ['application/json', 'Application/JSON; charset=utf-8']) {
+      const headers = { ...testSignatureHeaders, 'content-type': type };
+      expect(dataOf(await bed.engine.upstream.receive('test', { ...paid, headers }))).toBeDefined();
+    }
+    expect((await orderOf(bed, order_id)).status).toBe('completed');
+  });
+});
+
 describe('upstream.receive: the payload', () => {
   it("answers the provider's own refusal of its payload", async () => {
     const bed = await upstreamBed();
@@ -101,15 +154,18 @@ describe('upstream.receive: the payload', () => {
       refusal(400, 51, 'empty upstream webhook event'),
     );
     expect(
-      refusalOf(
-        await bed.engine.upstream.receive('test', { ...fromLoopback([]), body: { events: 'x' } }),
-      ),
+      refusalOf(await bed.engine.upstream.receive('test', jsonFromLoopback({ events: 'x' }))),
     ).toEqual(refusal(400, 51, 'invalid upstream merchant deposit payload'));
   });
 
   it('answers an empty list from a provider as an empty event', async () => {
     const bed = await upstreamBed([
-      { name: 'lax', allowedSources: ['127.0.0.1'], parse: () => ({ _tag: 'Right', right: [] }) },
+      {
+        name: 'lax',
+        allowedSources: ['127.0.0.1'],
+        verify: () => true,
+        parse: () => ({ _tag: 'Right', right: [] }),
+      },
     ]);
     expect(refusalOf(await bed.engine.upstream.receive('lax', fromLoopback([])))).toEqual(
       refusal(400, 51, 'empty upstream webhook event'),

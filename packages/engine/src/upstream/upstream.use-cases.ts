@@ -5,7 +5,10 @@
  *
  * Checks, first failure answers: the provider is registered
  * (`unsupported acquiring webhook provider: <provider>`), the call comes from one of its sources
- * (`webhook ip not allowed`), its payload parses into normalised events (the provider's
+ * (`webhook ip not allowed`, a second factor), the provider's signature over the raw body holds
+ * (`unauthorized`: an address proves little behind a proxy, ADR 0032), the body is JSON
+ * (`Content-Type: application/json`, else `invalid upstream merchant deposit payload`: a
+ * browser form post is never read), its payload parses into normalised events (the provider's
  * `empty upstream webhook event` / `invalid upstream merchant deposit payload`); then, event by
  * event, the address was handed out on that network (`merchant deposit address not found`) and
  * its order exists (`acquiring order not found`).
@@ -52,6 +55,23 @@ const paymentOf = (event: UpstreamPaymentEvent, address: string): ProviderPaymen
  */
 const isWellFormed = (event: UpstreamPaymentEvent): boolean =>
   ProviderPaymentEvent.is(event) && payTokens[event.token_id].network === event.network;
+
+/**
+ * `application/json`, parameters (`; charset=utf-8`) allowed: what every provider sends, and
+ * what a browser cannot post cross-origin without asking first (a form's types are refused).
+ */
+const isJsonContent = (headers: UpstreamRequest['headers']): boolean =>
+  /^application\/json\s*(;|$)/i.test((headers['content-type'] ?? '').trim());
+
+/** The parsed body; `undefined` when empty or not JSON (the provider's `empty upstream webhook event`). */
+const jsonOf = (body: string): unknown => {
+  if (body.trim() === '') return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+};
 
 export const upstreamUseCases = (deps: EngineDeps): Engine['upstream'] => {
   const providerNamed = acquiringProviderLookup(deps.acquiringProviders);
@@ -106,7 +126,12 @@ export const upstreamUseCases = (deps: EngineDeps): Engine['upstream'] => {
     if (!isAllowedSource(request.ip, provider.allowedSources)) {
       return E.left(payrailError('webhook_ip_not_allowed'));
     }
-    const parsed = provider.parse(request.body, request.headers);
+    const delivery = { body: request.body, headers: request.headers };
+    if (!provider.verify(delivery)) return E.left(payrailError('unauthorized'));
+    if (!isJsonContent(request.headers)) {
+      return E.left(payrailError('invalid_upstream_deposit_payload'));
+    }
+    const parsed = provider.parse(jsonOf(request.body), delivery);
     if (E.isLeft(parsed)) return parsed;
     if (parsed.right.length === 0) return E.left(payrailError('empty_upstream_event'));
     const now = deps.clock.now();

@@ -89,15 +89,21 @@ export interface OpenRoute extends RouteDoc {
   run(engine: Engine, request: RouteRequest): Promise<Outcome<Data>>;
 }
 
-/** What an upstream route also reads: who called (the provider's allow-list) and the headers. */
-export interface UpstreamRouteRequest extends RouteRequest {
+/**
+ * What an upstream route reads: the body as received (the provider verifies its signature over
+ * those exact bytes before anything parses them), who called (the provider's allow-list) and
+ * the headers.
+ */
+export interface UpstreamRouteRequest extends Omit<RouteRequest, 'body'> {
+  /** The body exactly as received; `''` when none. */
+  readonly body: string;
   /** The client address, as for merchant routes (trusted proxies rule). */
   readonly ip: string;
   /** Header names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** `/upstream/*`: a provider's callback; no credential, its source addresses instead. */
+/** `/upstream/*`: a provider's callback; no API key: the provider's signature and source addresses. */
 export interface UpstreamRoute extends RouteDoc {
   readonly scope: 'upstream';
   run(engine: Engine, request: UpstreamRouteRequest): Promise<Outcome<Data>>;

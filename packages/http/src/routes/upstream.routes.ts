@@ -1,9 +1,11 @@
 /**
  * `POST /upstream/acquiring/{provider}` (decisions §4): upstream providers report payments to
- * deposit addresses. No credential: the engine checks the caller's address against the
- * provider's allowed sources (the client address as for merchant routes: the socket's, or with
- * trusted proxies the `X-Forwarded-For` hop). The body is the provider's own format (the built-in
- * `sandbox` provider's is in docs/engine.md), so no codec of ours describes it.
+ * deposit addresses. No API key: the engine checks the caller's address against the provider's
+ * allowed sources (the client address as for merchant routes: the socket's, or with trusted
+ * proxies the `X-Forwarded-For` hop), then the provider verifies its signature over the raw body
+ * (`unauthorized` otherwise, ADR 0032), and only a JSON body is read. The body is the provider's
+ * own format (the built-in `sandbox` provider's is in docs/engine.md), so no codec of ours
+ * describes it.
  */
 import { UpstreamEventsAnswer } from '@payrail/core';
 import { type UpstreamRoute, upstreamRoute } from './route.js';
@@ -18,6 +20,7 @@ export const upstreamRoutes: readonly UpstreamRoute[] = [
       "A provider's payment events for deposit addresses, in the provider's own format; all of a request are applied together, or none",
     tag: 'upstream',
     errorGroups: ['upstream'],
+    errors: ['unauthorized'],
     response: {
       description: 'what each event did, in the order sent',
       codec: UpstreamEventsAnswer,
