@@ -7,6 +7,7 @@
 import {
   type AcquiringProvider,
   type IdGenerator,
+  type PayoutExecutor,
   type Store,
   sandboxNetworkSchemas,
 } from '@payrail/core';
@@ -48,6 +49,8 @@ export interface HarnessOptions extends Partial<Omit<AppDeps, 'engine' | 'adminT
   readonly store?: Store;
   /** Providers of `POST /upstream/acquiring/{provider}`; default none. */
   readonly acquiringProviders?: readonly AcquiringProvider[];
+  /** Receives approved payouts (the `payout.execute` timer); default none, as in the sandbox. */
+  readonly payoutExecutor?: PayoutExecutor;
 }
 
 export const engineApp = (options: HarnessOptions = {}) => {
@@ -64,12 +67,14 @@ export const engineApp = (options: HarnessOptions = {}) => {
       keySecret: options.keySecret ?? new Uint8Array(32).fill(9),
     },
     acquiringProviders: options.acquiringProviders ?? [],
+    ...(options.payoutExecutor === undefined ? {} : { payoutExecutor: options.payoutExecutor }),
   });
   const {
     keySecret: _secret,
     environment: _environment,
     store: _store,
     acquiringProviders: _providers,
+    payoutExecutor: _executor,
     ...appOptions
   } = options;
   const app = createApp({

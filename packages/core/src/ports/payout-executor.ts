@@ -47,7 +47,10 @@ export interface PayoutExecutionRequest {
  * until it got an answer. A report that contradicts a final payout (`failed` after `completed`,
  * `completed` after `failed`) keeps the catalogue's `invalid payout status`; an unknown payout id
  * answers `payout not found`; a malformed report `request required`, `status required`,
- * `invalid status`, `reason required` or `Validation Failed`.
+ * `invalid status`, `reason required` or `Validation Failed`. While the payout's account is
+ * frozen every report it does not already reflect answers `account frozen` and changes nothing
+ * (ADR 0033), and no payout of the account is handed to `execute`: keep the report and retry it
+ * after the operator unfreezes the account.
  */
 export interface PayoutExecutor {
   /**

@@ -26,7 +26,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { retryingConflicts } from '../conflict-retry.js';
 import type { PayoutView } from '../engine-answers.js';
 import type { EngineDeps } from '../engine-deps.js';
-import { type Outcome, unitOfWork } from '../unit-of-work.js';
+import { type Outcome, refuse, unitOfWork } from '../unit-of-work.js';
 import type { TimerHandler } from '../workers/timer-worker.js';
 import { availableBalance, type LoadedPayout, loadPayout } from './payout.store.js';
 import { applyPayoutEvent } from './payout-commands.js';
@@ -39,6 +39,34 @@ const reviewEvents = {
   return: 'payout.review.return',
   reject: 'payout.review.reject',
 } as const;
+
+/**
+ * Events a frozen account's payout does not take (issue 12, ADR 0033): those that approve it or
+ * move its money (an approval, a verification answered `true`, every execution outcome). They
+ * answer `account frozen` and change nothing; once the account is active again they are taken.
+ * Returning or rejecting it, and an undecided or refusing verification answer, move no money and
+ * still go through.
+ */
+const refusedWhileFrozen = (event: PayoutEvent): boolean => {
+  switch (event.type) {
+    case 'payout.review.approve':
+    case 'payout.execution.processing':
+    case 'payout.execution.completed':
+    case 'payout.execution.failed':
+      return true;
+    case 'payout.verification.answered':
+      return event.verified === true;
+    default:
+      return false;
+  }
+};
+
+/** Whether the payout's account is frozen, read in the unit of work that decides. */
+const isAccountFrozen = async (tx: StoreTransaction, accountId: string): Promise<boolean> =>
+  (await tx.accounts.get(accountId))?.status === 'frozen';
+
+/** How long a frozen account's `payout.execute` timer waits before it looks again. */
+const frozenExecutionRetrySeconds = 300;
 
 /** An execution outcome, from the sandbox's admin call or an executor's report. */
 interface ExecutionOutcome {
@@ -86,7 +114,9 @@ const executionEventOf = async (
 export const payoutOperator = (deps: EngineDeps) => {
   /**
    * Loads any account's payout, decides `eventOf`, commits; the answer is `data.payout`. A payout
-   * that `settled` says needs nothing is answered as it is, deciding and writing nothing.
+   * that `settled` says needs nothing is answered as it is, deciding and writing nothing. An
+   * event `refusedWhileFrozen` on a frozen account answers `account frozen`, the account read in
+   * this same unit of work.
    */
   const operate = (
     payoutId: string,
@@ -98,13 +128,11 @@ export const payoutOperator = (deps: EngineDeps) => {
       unitOfWork(deps.store, async (tx) => {
         const loaded = await loadPayout(tx, payoutId);
         if (settled(loaded)) return { payout: payoutResourceOf(loaded.snapshot) };
-        const snapshot = await applyPayoutEvent(
-          tx,
-          deps,
-          loaded,
-          await eventOf(tx, loaded, at),
-          at,
-        );
+        const event = await eventOf(tx, loaded, at);
+        if (refusedWhileFrozen(event) && (await isAccountFrozen(tx, loaded.record.account_id))) {
+          refuse(payrailError('account_frozen'));
+        }
+        const snapshot = await applyPayoutEvent(tx, deps, loaded, event, at);
         return { payout: payoutResourceOf(snapshot) };
       }),
     );
@@ -173,15 +201,24 @@ export const payoutOperator = (deps: EngineDeps) => {
    * `payout.execute`: an approved payout goes to the executor port. Without one (the sandbox)
    * the timer just completes and the payout waits in approved / init for an outcome. The executor
    * runs inside the timer's unit of work; when it throws, the timer is not completed and fires
-   * again after its lease (the executor is idempotent by payout_id).
+   * again after its lease (the executor is idempotent by payout_id). A frozen account's payout
+   * is not handed over: the timer moves `frozenExecutionRetrySeconds` on (moving it drops the
+   * claim, so it stays) and hands the payout over once the account is active again.
    */
-  const executeTimer: TimerHandler = async (tx, timer: TimerRecord) => {
+  const executeTimer: TimerHandler = async (tx, timer: TimerRecord, now: number) => {
     const executor = deps.payoutExecutor;
     if (executor === undefined) return;
     const record = await tx.payouts.get(timer.business_id, timer.account_id);
     if (record === undefined) return;
     const loaded = await loadPayout(tx, record.payout_id, record.account_id);
     if (payoutStateKeyOf(loaded.snapshot) !== 'approved.init') return;
+    if (await isAccountFrozen(tx, record.account_id)) {
+      await tx.timers.set({
+        ...timer,
+        due_at: Math.max(now, timer.due_at) + frozenExecutionRetrySeconds,
+      });
+      return;
+    }
     await executor.execute(await executionRequestOf(tx, loaded));
   };
 
