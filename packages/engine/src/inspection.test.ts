@@ -258,6 +258,7 @@ describe('inspecting a running engine', () => {
           .catch(() => undefined);
         return memory.transaction(work);
       },
+      claimEnvironment: (environment) => memory.claimEnvironment(environment),
       close: () => memory.close(),
     };
     const { events, inspect } = capture();

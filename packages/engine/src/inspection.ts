@@ -249,6 +249,7 @@ export const inspectingStore = (store: Store, inspector: EngineInspector): Store
     ...(store.onWork === undefined
       ? {}
       : { onWork: (listener: () => void) => store.onWork?.(listener) ?? (() => {}) }),
+    claimEnvironment: (environment) => store.claimEnvironment(environment),
     close: () => store.close(),
   };
 };

@@ -48,6 +48,7 @@ const gatedStore = () => {
       if (gate !== undefined) await gate;
       return inner.transaction(work);
     },
+    claimEnvironment: (environment) => inner.claimEnvironment(environment),
     close: () => inner.close(),
   };
   return {
@@ -221,6 +222,7 @@ describe('startPayrail', () => {
       transaction: async () => {
         throw new Error('connection reset');
       },
+      claimEnvironment: async (environment) => environment,
       close: async () => undefined,
     };
     const server = await start(broken, { PAYRAIL_ENV: 'live' }, log);

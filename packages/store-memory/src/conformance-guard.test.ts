@@ -68,9 +68,19 @@ const failing = async (
   return failed;
 };
 
-const wrapped = (wrap: (store: Store) => Store) => async (): Promise<StoreHarness> => {
+/** A wrapper breaks one rule; what it leaves out (the environment claim) passes through. */
+type BrokenStore = Omit<Store, 'claimEnvironment'> & Partial<Pick<Store, 'claimEnvironment'>>;
+
+const wrapped = (wrap: (store: Store) => BrokenStore) => async (): Promise<StoreHarness> => {
   const harness = await createMemoryHarness();
-  return { ...harness, store: wrap(harness.store) };
+  const inner = harness.store;
+  return {
+    ...harness,
+    store: {
+      claimEnvironment: (environment) => inner.claimEnvironment(environment),
+      ...wrap(inner),
+    },
+  };
 };
 
 /** Every operation commits on its own: no unit of work at all. */
@@ -188,6 +198,13 @@ const postingTimeBalances = wrapped((inner) => {
   };
 });
 
+/** Every claim answers what it asked for: nothing is recorded (ADR 0035). */
+const forgetfulEnvironment = wrapped((inner) => ({
+  transaction: (work) => inner.transaction(work),
+  claimEnvironment: async (environment) => environment,
+  close: () => inner.close(),
+}));
+
 /** A memory store whose `close()` keeps it open, so "reopening" it finds the same data. */
 const keptOpen = wrapped((inner) => ({
   transaction: (work) => inner.transaction(work),
@@ -274,6 +291,23 @@ describe('the conformance suite fails broken stores', () => {
     assert.deepEqual(await failing(keptOpen, /durability/, keeps), []);
     const loses = () => createMemoryHarness();
     const failed = await failing(keptOpen, /durability/, loses);
-    assert.equal(failed.length, 1, 'the durability test ran and failed');
+    assert.equal(failed.length, 2, 'both durability tests ran and failed');
+  });
+
+  it('a store that records no environment fails the environment tests', async () => {
+    assert.deepEqual(await failing(createMemoryHarness, /environment/), []);
+    const failed = await failing(forgetfulEnvironment, /environment/);
+    assert.ok(
+      failed.some((t) => t.includes('records the first claim (sandbox)')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('records the first claim (live)')),
+      failed.join('\n'),
+    );
+    assert.ok(
+      failed.some((t) => t.includes('concurrent first claims agree')),
+      failed.join('\n'),
+    );
   });
 });

@@ -6,6 +6,7 @@ import {
   type CollectionName,
   collectionSpecs,
   type Decimal,
+  type Environment,
   type IdempotencyRecord,
   type Journal,
   type OutboxMessage,
@@ -63,6 +64,8 @@ export interface MemoryState {
   nextOutboxSeq: number;
   /** The next journal `sequence`; not undone by an abort either. */
   nextJournalSequence: number;
+  /** What the first `claimEnvironment` recorded (ADR 0035). */
+  environment: Environment | undefined;
 }
 
 export const createMemoryState = (): MemoryState => {
@@ -82,6 +85,7 @@ export const createMemoryState = (): MemoryState => {
     idempotency: new Map(),
     nextOutboxSeq: 1,
     nextJournalSequence: 1,
+    environment: undefined,
   };
 };
 

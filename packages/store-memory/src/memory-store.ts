@@ -113,6 +113,11 @@ export const createMemoryStore = (): MemoryStore => {
         workListeners.delete(own);
       };
     },
+    async claimEnvironment(environment) {
+      if (closed) throw new Error('the memory store is closed');
+      state.environment ??= environment;
+      return state.environment;
+    },
     async close(): Promise<void> {
       await tail;
       closed = true;

@@ -8,6 +8,7 @@ import type {
   Collection,
   CollectionName,
   Collections,
+  Environment,
   Store,
   StoreTransaction,
 } from '@payrail/core';
@@ -19,7 +20,7 @@ import { sqlLedger } from './sql-ledger.js';
 import { sqlOutbox } from './sql-outbox.js';
 import { sqlTimers } from './sql-timers.js';
 import { openUnit, type UnitContext } from './sql-unit-of-work.js';
-import { collectionNames, tableLayouts } from './table-layout.js';
+import { collectionNames, tableIn, tableLayouts } from './table-layout.js';
 
 /** Where payrail's tables live unless a store is told otherwise. */
 export const defaultSchema = 'payrail';
@@ -175,6 +176,25 @@ export const createSqlStore = async (
       return unit;
     },
     onWork: (listener) => signal.subscribe(listener),
+    async claimEnvironment(environment) {
+      if (closed) throw new Error('the PostgreSQL store is closed');
+      // Under READ COMMITTED a concurrent first claim makes the insert wait, then do nothing;
+      // the select, a statement of its own, sees the row that won.
+      const table = tableIn(schema)('store_environment');
+      return executor.transaction(async (session) => {
+        await session.query(
+          `INSERT INTO ${table} (environment) VALUES ($1)
+             ON CONFLICT DO NOTHING`,
+          [environment],
+        );
+        const { rows } = await session.query<{ environment: Environment }>(
+          `SELECT environment FROM ${table}`,
+        );
+        const recorded = rows[0]?.environment;
+        if (recorded === undefined) throw new Error('the store recorded no environment');
+        return recorded;
+      });
+    },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -8,6 +8,7 @@ import { collectionsConformance } from './collections.conformance.js';
 import { concurrencyConformance } from './concurrency.conformance.js';
 import { suiteContext } from './conformance-context.js';
 import { durabilityConformance } from './durability.conformance.js';
+import { environmentConformance } from './environment.conformance.js';
 import type { ConformanceOptions } from './harness.js';
 import { idempotencyConformance } from './idempotency.conformance.js';
 import { ledgerConformance } from './ledger.conformance.js';
@@ -44,6 +45,7 @@ export const runStoreConformance = (options: ConformanceOptions): void => {
     describe('idempotency', () => idempotencyConformance(ctx));
     describe('unit of work', () => unitOfWorkConformance(ctx));
     describe('next due times and onWork', () => wakeConformance(ctx));
+    describe('environment', () => environmentConformance(ctx));
     const how = capabilities.concurrentTransactions.supported
       ? 'units of work run at the same time'
       : `units of work serialized: ${capabilities.concurrentTransactions.reason}; same answers required`;

@@ -1,7 +1,7 @@
 /**
  * Durable stores: what a unit of work committed is still there after the store is closed and
  * opened again on the same data; what an aborted one wrote is still absent; posting order carries
- * on where it was rather than starting over.
+ * on where it was rather than starting over; the recorded environment is still the one recorded.
  */
 import assert from 'node:assert/strict';
 import { depositJournal, money } from '@payrail/core';
@@ -81,4 +81,17 @@ export const durabilityConformance = (
       }
     },
   );
+
+  options.it('the recorded environment survives closing and reopening the store', async () => {
+    let harness = await options.createHarness();
+    try {
+      assert.equal(await harness.store.claimEnvironment('sandbox'), 'sandbox');
+      await harness.store.close();
+      harness = await reopen(harness);
+      assert.equal(await harness.oracle.environment(), 'sandbox');
+      assert.equal(await harness.store.claimEnvironment('live'), 'sandbox');
+    } finally {
+      await harness.close();
+    }
+  });
 };

@@ -6,6 +6,7 @@
  */
 import type { Posting } from '../ledger/ledger.js';
 import type { CollectionName } from './collections.js';
+import type { Environment } from './records.js';
 import type { OutboxMessage, TimerRecord } from './store.js';
 
 export interface StoreOracle {
@@ -18,4 +19,6 @@ export interface StoreOracle {
   outbox(): Promise<readonly OutboxMessage[]>;
   timers(): Promise<readonly TimerRecord[]>;
   idempotencyCount(): Promise<number>;
+  /** The environment the store recorded (`Store.claimEnvironment`), or undefined before any. */
+  environment(): Promise<Environment | undefined>;
 }

@@ -7,7 +7,7 @@
 import type { Balance, Journal, MerchantBucket, RecordType } from '../ledger/ledger.js';
 import type { Currency } from '../money/money.js';
 import type { CollectionName, CollectionSpecs, RecordOf, ScalarKeys } from './collections.js';
-import type { RecordMeta } from './records.js';
+import type { Environment, RecordMeta } from './records.js';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -257,6 +257,15 @@ export interface Store {
    * their safety-net interval.
    */
   onWork?(listener: () => void): () => void;
+  /**
+   * The environment this store's data belongs to (ADR 0035): the first claim records
+   * `environment`, and every claim answers what was recorded, for good (also across processes,
+   * concurrent first claims included, and after reopening a durable store). `createPayrail`
+   * claims before anything else and refuses a store recorded for the other environment, so
+   * sandbox money never serves as live money. A store whose data predates the record answers
+   * `sandbox`.
+   */
+  claimEnvironment(environment: Environment): Promise<Environment>;
   close(): Promise<void>;
 }
 

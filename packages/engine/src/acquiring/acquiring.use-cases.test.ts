@@ -766,6 +766,7 @@ describe('concurrent writers', () => {
   /** A store whose order updates lose the race `conflicts` times: another writer got there first. */
   const racingStore = (inner: Store, conflicts: { left: number }): Store => ({
     close: () => inner.close(),
+    claimEnvironment: (environment) => inner.claimEnvironment(environment),
     transaction: (work) =>
       inner.transaction((tx) =>
         work({

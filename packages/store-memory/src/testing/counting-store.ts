@@ -20,6 +20,7 @@ export const countingStore = (inner: Store): CountingStore => {
     ...(inner.onWork === undefined
       ? {}
       : { onWork: (listener: () => void) => inner.onWork?.(listener) ?? (() => {}) }),
+    claimEnvironment: (environment) => inner.claimEnvironment(environment),
     close: () => inner.close(),
   };
   return { store, counted };

@@ -36,5 +36,8 @@ export const memoryOracle = (store: MemoryStore): MemoryOracle => {
     async idempotencyCount() {
       return state.idempotency.size;
     },
+    async environment() {
+      return state.environment;
+    },
   };
 };

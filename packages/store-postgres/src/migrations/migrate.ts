@@ -10,6 +10,7 @@ import { ledgerPostingOrder } from './0002-ledger-posting-order.js';
 import { deliveryBusinessObject } from './0003-delivery-business-object.js';
 import { ledgerRecords } from './0004-ledger-records.js';
 import { ledgerEntryCounts } from './0005-ledger-entry-counts.js';
+import { storeEnvironment } from './0006-store-environment.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -18,6 +19,7 @@ export const migrations: readonly Migration[] = [
   deliveryBusinessObject,
   ledgerRecords,
   ledgerEntryCounts,
+  storeEnvironment,
 ];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */

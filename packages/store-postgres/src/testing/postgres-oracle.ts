@@ -3,7 +3,7 @@
  * so the conformance suite checks the store against an independent path. Each read is a
  * statement of its own: it sees what is committed. The shape is the core's `StoreOracle` port.
  */
-import type { OutboxMessage, Posting, StoreOracle, TimerRecord } from '@payrail/core';
+import type { Environment, OutboxMessage, Posting, StoreOracle, TimerRecord } from '@payrail/core';
 import { internalsOf, type PostgresStore } from '../sql-store.js';
 import { tableIn, tableLayouts } from '../table-layout.js';
 
@@ -59,5 +59,11 @@ export const postgresOracle = (store: PostgresStore): PostgresOracle => {
       return rows;
     },
     idempotencyCount: () => countOf('idempotency_keys'),
+    async environment() {
+      const { rows } = await executor.query<{ environment: Environment }>(
+        `SELECT environment FROM ${table('store_environment')}`,
+      );
+      return rows[0]?.environment;
+    },
   };
 };

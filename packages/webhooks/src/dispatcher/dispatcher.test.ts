@@ -118,6 +118,7 @@ describe('the dispatcher loop', () => {
     const flaky: Store = {
       transaction: (work) =>
         broken ? Promise.reject(new Error('connection lost')) : memory.transaction(work),
+      claimEnvironment: (environment) => memory.claimEnvironment(environment),
       close: () => memory.close(),
     };
     const { dispatcher } = await setUp(memory);
