@@ -75,6 +75,42 @@ export interface AppliedPayment extends LoadedOrder {
   readonly payment: PaymentRecord | undefined;
 }
 
+/** Where a payment id's first order is kept: the store's idempotency keys, one per payment id. */
+const paymentIdScope = 'acquiring.payment_id';
+
+/**
+ * Binds `paymentId` to the order that saw it first, in the caller's unit of work (so a refused
+ * event binds nothing). An event naming a payment id already bound to another order is refused
+ * with `invalid upstream merchant deposit payload`: a provider's id names one transfer to one
+ * deposit address, and moving it would leave its first order unable ever to be credited (issue
+ * 12; the ledger keys the credit by payment id). A concurrent unit of work that bound it first
+ * is read back after its commit (the PostgreSQL stores wait for it).
+ */
+const bindPaymentId = async (
+  tx: StoreTransaction,
+  paymentId: string,
+  orderId: string,
+  at: number,
+): Promise<void> => {
+  let bound = await tx.idempotency.get(paymentIdScope, paymentId);
+  if (bound === undefined) {
+    try {
+      await tx.idempotency.put({
+        scope: paymentIdScope,
+        key: paymentId,
+        request_hash: '',
+        resource_id: orderId,
+        created_at: at,
+      });
+      return;
+    } catch (error) {
+      if (!(isStoreFailure(error) && error.reason === 'unique_violation')) throw error;
+      bound = await tx.idempotency.get(paymentIdScope, paymentId);
+    }
+  }
+  if (bound?.resource_id !== orderId) refuse(payrailError('invalid_upstream_deposit_payload'));
+};
+
 /**
  * Applies a provider's normalised payment event to the order at `at`: the payment record is
  * created or moved forward, the order's status follows, confirmed money is credited once
@@ -83,9 +119,10 @@ export interface AppliedPayment extends LoadedOrder {
  * message (`invalid upstream merchant deposit payload`).
  *
  * A payment id is the provider's id of one transfer, credited under `<payment_id>:pay_in`; one
- * transfer cannot pay two orders, so confirming a payment already credited to another order is
- * refused with the same message (the ledger's `duplicate_journal`), on every path a payment
- * arrives by.
+ * transfer cannot pay two orders, so an event naming a payment id first seen on another order
+ * is refused with the same message (`bindPaymentId`; for a payment recorded before ids were
+ * bound, the ledger's `duplicate_journal` still refuses a second credit), on every path a
+ * payment arrives by.
  */
 export const applyPaymentEvent = async (
   deps: EngineDeps,
@@ -94,6 +131,7 @@ export const applyPaymentEvent = async (
   payment: ProviderPaymentEvent,
   at: number,
 ): Promise<AppliedPayment> => {
+  await bindPaymentId(tx, payment.payment_id, order.record.order_id, at);
   const next = await applyOrderEvent(deps, tx, order, {
     type: 'acquiring.payment.observed',
     payment,
