@@ -328,7 +328,7 @@ export const decodeAccountCredit = decodeWith(AccountCreditRequest);
 // POST /admin/sandbox/clock/advance (sandbox only)
 
 /** The most one advance may move the sandbox clock: 30 days (ADR 0033). */
-export const sandboxClockMaxAdvance = 2_592_000;
+const sandboxClockMaxAdvance = 2_592_000;
 
 /**
  * The most the sandbox clock may run ahead of the host's clock in all: 366 days, the longest
