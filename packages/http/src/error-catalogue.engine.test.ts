@@ -340,6 +340,10 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
     params: { param: 'limit' },
     run: (w) => w.as.get('/payment/payouts?limit=101'),
   },
+  clock_advance_out_of_range: {
+    params: { max: '2592000' },
+    run: (w) => w.operator('POST', '/admin/sandbox/clock/advance', { seconds: 2_592_001 }),
+  },
   invalid_decimal: {
     params: { field: 'amount', scale: 2 },
     run: (w) => w.as.post('/payment/quickpayout', payoutBody(w, { amount: '10.001' })),
@@ -347,10 +351,6 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   decimal_too_large: {
     params: { field: 'amount' },
     run: (w) => w.as.post('/payment/quickpayout', payoutBody(w, { amount: '1'.repeat(25) })),
-  clock_advance_out_of_range: {
-    params: { max: '2592000' },
-    run: (w) => w.operator('POST', '/admin/sandbox/clock/advance', { seconds: 2_592_001 }),
-  },
   },
 
   // -- Fiat payout ----------------------------------------------------------------------------
