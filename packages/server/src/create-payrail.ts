@@ -44,7 +44,9 @@ export interface PayrailOptions {
   /**
    * Where payrail keeps everything: `createMemoryStore()` (@payrail/store-memory),
    * `createPGliteStore({ dataDir })` or `createPostgresStore({ connectionString })`
-   * (@payrail/store-postgres). The host opened it and closes it; `stop()` leaves it open.
+   * (@payrail/store-postgres). The host opened it and closes it; `stop()` leaves it open. The
+   * store records the environment it is first used for, and a payrail of the other environment
+   * refuses it (`StoreEnvironmentError`, ADR 0035).
    */
   readonly store: Store;
   /** `sandbox` (test money, sandbox endpoints, the test clock) or `live`. */
@@ -119,6 +121,24 @@ export class PayrailOptionsError extends TypeError {
   constructor(readonly problems: readonly string[]) {
     super(`payrail options are not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'PayrailOptionsError';
+  }
+}
+
+/**
+ * The store holds the other environment's data (ADR 0035): a live payrail never serves sandbox
+ * balances, orders and payouts as live, and a sandbox one never credits or clocks live data.
+ */
+export class StoreEnvironmentError extends Error {
+  constructor(
+    /** What the store recorded when it was first used. */
+    readonly recorded: Environment,
+    /** What this payrail was asked to run as. */
+    readonly wanted: Environment,
+    /** How to start on a store of the wanted environment. */
+    remedy = `Open ${wanted} on a new store (another data directory, database or schema)`,
+  ) {
+    super(`this store was created for ${recorded}; payrail ${wanted} will not use it. ${remedy}`);
+    this.name = 'StoreEnvironmentError';
   }
 }
 
@@ -248,6 +268,9 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
   const clock = options.clock ?? (isSandbox ? adjustableClock() : systemClock);
   const allowInsecureWebhooks = isSandbox && options.allowInsecureWebhooks === true;
   const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  // Before anything is written: a store of the other environment is refused, untouched.
+  const recorded = await store.claimEnvironment(environment);
+  if (recorded !== environment) throw new StoreEnvironmentError(recorded, environment);
   if (isSandbox && options.seedSandboxCatalogue !== false) {
     await seedSandboxCatalogue(store, ids, clock);
   }

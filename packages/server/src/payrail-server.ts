@@ -10,7 +10,7 @@ import { generateSandboxUpstreamSecret, sandboxAcquiringProvider } from '@payrai
 import { createPGliteStore, createPostgresStore } from '@payrail/store-postgres';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
-import { createPayrail } from './create-payrail.js';
+import { createPayrail, StoreEnvironmentError } from './create-payrail.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 
 export interface PayrailServerOptions {
@@ -167,6 +167,19 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
     if (running !== undefined) await running.close().catch(() => undefined);
     if (options.store === undefined) await store?.close().catch(() => undefined);
     await lock?.release().catch(() => undefined);
-    throw error;
+    throw options.store === undefined ? withStoreRemedy(error, config) : error;
   }
 };
+
+/** A store of the other environment (ADR 0035), with the setting that starts a fresh one. */
+const withStoreRemedy = (error: unknown, config: ServerConfig): unknown =>
+  error instanceof StoreEnvironmentError
+    ? new StoreEnvironmentError(
+        error.recorded,
+        error.wanted,
+        config.database.kind === 'embedded'
+          ? `Start ${error.wanted} on a new PAYRAIL_DATA_DIR (this one is ${config.dataDirDisplay})`
+          : `Start ${error.wanted} on another DATABASE_URL database or a new ` +
+              `PAYRAIL_DATABASE_SCHEMA (this one is schema ${config.databaseSchema})`,
+      )
+    : error;
