@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,19 @@ describe('loadKeySecret', () => {
     expect(Buffer.from(again.secret).equals(Buffer.from(first.secret))).toBe(true);
     // The file holds what PAYRAIL_KEY_SECRET would: the same bytes when moved to the environment.
     expect((await readFile(path, 'utf8')).trim()).toBe(new TextDecoder().decode(first.secret));
+  });
+
+  it('open files: a secret kept in a pre-existing 0755 directory, or left 0644, is made owner-only', async () => {
+    await chmod(dir, 0o755);
+    const path = join(dir, 'key-secret');
+    await loadKeySecret({ kind: 'file', path });
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    await chmod(dir, 0o755);
+    await chmod(path, 0o644);
+    await loadKeySecret({ kind: 'file', path });
+    expect([(await stat(dir)).mode & 0o777, (await stat(path)).mode & 0o777]).toEqual([
+      0o700, 0o600,
+    ]);
   });
 
   it('agrees on one secret when two processes start together', async () => {

@@ -4,9 +4,10 @@
  * issued keys survive a restart).
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { minKeySecretBytes } from '@payrail/engine';
+import { restrictToOwner } from '@payrail/store-postgres';
 import type { KeySecretSource } from './config.js';
 
 /** 32 random bytes, base64url: what `PAYRAIL_ADMIN_TOKEN` would hold. */
@@ -39,12 +40,13 @@ export interface LoadedKeySecret {
  */
 export const loadKeySecret = async (source: KeySecretSource): Promise<LoadedKeySecret> => {
   if (source.kind === 'env') return { secret: source.secret };
+  // The data directory and the secret in it are owner-only, also when they existed before.
+  await restrictToOwner(dirname(source.path));
   try {
     return { secret: await readSecretFile(source.path) };
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw error;
   }
-  await mkdir(dirname(source.path), { recursive: true, mode: 0o700 });
   const text = randomBytes(32).toString('base64url');
   try {
     await writeFile(source.path, `${text}\n`, { mode: 0o600, flag: 'wx' });

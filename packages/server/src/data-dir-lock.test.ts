@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,6 +37,23 @@ describe('lockDataDir', () => {
     } finally {
       other.stop();
     }
+  });
+
+  it('open files: makes a pre-existing 0755 data directory and what is in it owner-only; the lock is 0600', async () => {
+    await chmod(dir, 0o755);
+    await mkdir(join(dir, 'old'));
+    await chmod(join(dir, 'old'), 0o755);
+    await writeFile(join(dir, 'old', 'notes'), 'x');
+    await chmod(join(dir, 'old', 'notes'), 0o666);
+    const lock = await lockDataDir(dir);
+    const modeOf = async (path: string) => (await stat(join(dir, path))).mode & 0o777;
+    expect({
+      dir: await modeOf('.'),
+      old: await modeOf('old'),
+      notes: await modeOf('old/notes'),
+      lock: await modeOf('payrail.lock'),
+    }).toEqual({ dir: 0o700, old: 0o700, notes: 0o600, lock: 0o600 });
+    await lock.release();
   });
 
   it('takes over a lock left by a process that is gone', async () => {

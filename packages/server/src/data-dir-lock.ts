@@ -3,8 +3,9 @@
  * two processes at once, so the server holds `<data dir>/payrail.lock` (its pid) while it runs.
  * A lock left by a process that is gone is taken over.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { restrictToOwner } from '@payrail/store-postgres';
 
 export interface DataDirLock {
   release(): Promise<void>;
@@ -21,7 +22,8 @@ const isAlive = (pid: number): boolean => {
 };
 
 export const lockDataDir = async (dataDir: string, display = dataDir): Promise<DataDirLock> => {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // Owner-only, also when it existed with wider modes (issue 12, finding 4).
+  await restrictToOwner(dataDir);
   const path = join(dataDir, 'payrail.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -3,7 +3,7 @@
  * walkthrough over real HTTP, the `payrail` CLI against it, a clean SIGTERM, and a restart on
  * the same data directory that finds everything where it was.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,16 @@ describe('the server process on the embedded store', () => {
     expect(exit.ms).toBeLessThan(5000);
   });
 
+  it('sandbox money becomes live money: PAYRAIL_ENV=live on this sandbox data directory exits 1 and says how to start live', async () => {
+    const result = await runProcess(serverMain, { PAYRAIL_ENV: 'live', PAYRAIL_DATA_DIR: dataDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'payrail: could not start: StoreEnvironmentError: this store was created for sandbox; ' +
+        `payrail live will not use it. Start live on a new PAYRAIL_DATA_DIR (this one is ${dataDir})`,
+    );
+    expect(result.stdout).not.toContain('payrail listening');
+  });
+
   it('refuses insecure webhooks in live with a clear startup error', async () => {
     const result = await runProcess(serverMain, {
       PAYRAIL_ENV: 'live',
@@ -139,5 +149,49 @@ describe('the server process on the embedded store', () => {
         'targets) and is refused with PAYRAIL_ENV=live; unset it\n',
     );
     expect(result.stdout).toBe('');
+  });
+});
+
+/** Every folder not 0700 and every file not 0600 under `root`, with its mode. */
+const notOwnerOnly = async (root: string): Promise<string[]> => {
+  const off: string[] = [];
+  const walk = async (path: string): Promise<void> => {
+    const stats = await lstat(path).catch(() => undefined);
+    if (stats === undefined) return; // removed while walking (a recycled log segment)
+    const mode = stats.mode & 0o777;
+    if (stats.isDirectory()) {
+      if (mode !== 0o700) off.push(`${path} ${mode.toString(8)}`);
+      for (const entry of await readdir(path).catch(() => [])) await walk(join(path, entry));
+    } else if (mode !== 0o600) {
+      off.push(`${path} ${mode.toString(8)}`);
+    }
+  };
+  await walk(root);
+  return off;
+};
+
+describe('open files: the server on a pre-existing 0755 data directory', () => {
+  it('keeps every folder 0700 and every file 0600, after start and the walkthrough and after stop', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'payrail-modes-'));
+    try {
+      const dir = join(parent, 'data');
+      await mkdir(dir);
+      await chmod(dir, 0o755);
+      await writeFile(join(dir, 'notes.txt'), 'left here before payrail');
+      await chmod(join(dir, 'notes.txt'), 0o666);
+      const server = await startServerProcess({
+        PORT: '0',
+        PAYRAIL_DATA_DIR: dir,
+        PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1',
+        PAYRAIL_ADMIN_TOKEN: adminToken,
+      });
+      running.push(server);
+      await walkthrough(server.url, adminToken);
+      expect(await notOwnerOnly(dir)).toEqual([]);
+      expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
+      expect(await notOwnerOnly(dir)).toEqual([]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
   });
 });

@@ -28,6 +28,8 @@ const fail = (line: string): never => {
 };
 
 const start = async (): Promise<void> => {
+  // Whatever this process creates is its owner's alone (the data directory's files among them).
+  process.umask(0o077);
   const parsed = parseConfig(process.env, process.cwd());
   if (!parsed.ok) {
     fail(`the configuration is not valid:\n${parsed.errors.map((e) => `  - ${e}`).join('\n')}`);

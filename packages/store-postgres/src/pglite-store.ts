@@ -8,12 +8,17 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { restrictToOwner } from './owner-only-files.js';
 import { pgliteExecutor } from './pglite.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
 import { createSqlStore, defaultSchema, type PostgresStore } from './sql-store.js';
 
 export interface PGliteStoreOptions {
-  /** Where the database lives; without it, in memory (gone on `close()`). */
+  /**
+   * Where the database lives; without it, in memory (gone on `close()`). Created 0700 when
+   * missing; it and everything in it are made owner-only (folders 0700, files 0600) as the
+   * store opens and closes, also when it already existed.
+   */
   readonly dataDir?: string;
   /**
    * A PGlite instance the host owns (`dataDir` is then ignored): the store uses it and leaves it
@@ -40,7 +45,9 @@ export interface PGliteStoreOptions {
  */
 const initialiseApart = (dataDir: string): Promise<void> =>
   new Promise((resolve, reject) => {
-    const script = `const { PGlite } = await import('@electric-sql/pglite');
+    // Whatever PGlite leaves to the umask is the owner's alone; the rest restrictToOwner fixes.
+    const script = `process.umask(0o077);
+const { PGlite } = await import('@electric-sql/pglite');
 const db = await PGlite.create(${JSON.stringify(dataDir)});
 await db.close();`;
     const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
@@ -62,8 +69,10 @@ await db.close();`;
 const isMemory = (dataDir: string): boolean => dataDir.startsWith('memory://');
 
 const openDatabase = async (dataDir: string, sharedBuffers: string): Promise<PGlite> => {
-  if (!isMemory(dataDir) && !existsSync(join(dataDir, 'PG_VERSION'))) {
-    await initialiseApart(dataDir);
+  if (!isMemory(dataDir)) {
+    // Closed to other users before PGlite reads or writes a byte of it.
+    await restrictToOwner(dataDir);
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialiseApart(dataDir);
   }
   return PGlite.create(dataDir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
@@ -73,13 +82,27 @@ const openDatabase = async (dataDir: string, sharedBuffers: string): Promise<PGl
 export const createPGliteStore = async (
   options: PGliteStoreOptions = {},
 ): Promise<PostgresStore> => {
-  const db =
-    options.pglite ??
-    (await openDatabase(options.dataDir ?? 'memory://', options.sharedBuffers ?? '32MB'));
+  const dataDir = options.pglite === undefined ? (options.dataDir ?? 'memory://') : 'memory://';
+  const onDisk = !isMemory(dataDir);
+  const db = options.pglite ?? (await openDatabase(dataDir, options.sharedBuffers ?? '32MB'));
   const executor = pgliteExecutor(db, {
     ownsDatabase: options.pglite === undefined,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.analyzeEvery === undefined ? {} : { analyzeEvery: options.analyzeEvery }),
   });
-  return createSqlStore(executor, options.schema ?? defaultSchema);
+  if (!onDisk) return createSqlStore(executor, options.schema ?? defaultSchema);
+  // PGlite writes its files 0666 (initdb's, its start's): owner-only once it has started and
+  // migrated, and again once it has closed.
+  const store = await createSqlStore(
+    {
+      ...executor,
+      close: async () => {
+        await executor.close();
+        await restrictToOwner(dataDir);
+      },
+    },
+    options.schema ?? defaultSchema,
+  );
+  await restrictToOwner(dataDir);
+  return store;
 };
