@@ -3,10 +3,9 @@
  * pool or embedded through PGlite. One set of SQL behind a small executor, versioned migrations
  * applied on start, graded by @payrail/store-testkit like every other store.
  */
-/** @public A host may tell a rolled-back unit of work apart (docs/storage.md). */
-
 /** The embedded store's owner-only modes, which the server also keeps its data directory in. */
 export { restrictToOwner } from './owner-only-files.js';
+/** @public A host may tell a rolled-back unit of work apart (docs/storage.md). */
 export { TransactionRolledBack } from './pg-pool.executor.js';
 export { createPGliteStore, type PGliteStoreOptions } from './pglite-store.js';
 /** @public The options of `createPostgresStore`, named for hosts that build them apart. */
