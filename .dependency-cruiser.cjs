@@ -107,6 +107,14 @@ module.exports = {
       to: { path: payrail('server') },
     },
     {
+      name: 'only-tools-import-simulation',
+      comment:
+        'The simulation (packages/simulation) is a test tool that may import every package, as the server does; nothing may import it in turn.',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/simulation/' },
+      to: { path: payrail('simulation') },
+    },
+    {
       name: 'no-circular-in-package',
       comment:
         'A cycle of run-time imports makes the result depend on which module loads first (an export read before it is set); type-only hops are erased by tsc and cannot.',
