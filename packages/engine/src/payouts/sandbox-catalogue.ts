@@ -1,7 +1,9 @@
 /**
  * The sandbox's default payout catalogue (decisions §8): what a new merchant can pay out with at
  * once. Seeding is idempotent (what exists is left as it is, so an operator's edits survive a
- * restart) and runs in one unit of work.
+ * restart) and runs in one unit of work. Processes starting together on one database seed at
+ * the same moment: the one whose inserts collide with the catalogue another committed first
+ * runs its unit of work once more, finds everything, and creates nothing.
  *
  * | method | currencies | networks | global route (per currency) |
  * |---|---|---|---|
@@ -12,6 +14,7 @@ import {
   type Clock,
   type Currency,
   type IdGenerator,
+  isStoreFailure,
   type NewRecord,
   type PayoutMethodRecord,
   type PayoutRouteRecord,
@@ -85,12 +88,27 @@ const routes: readonly RouteSeed[] = [
   ),
 ];
 
+/** A concurrent seeder committed the catalogue's keys first (payout_networks or payout_methods). */
+const seededMeanwhile = (error: unknown): boolean =>
+  isStoreFailure(error) &&
+  error.reason === 'unique_violation' &&
+  (error.collection === 'payout_networks' || error.collection === 'payout_methods');
+
 /** Seeds the default catalogue where it is missing; answers how many records it created. */
-export const seedSandboxCatalogue = (
+export const seedSandboxCatalogue = async (
   store: Store,
   ids: IdGenerator,
   clock: Clock,
-): Promise<number> =>
+): Promise<number> => {
+  try {
+    return await seedOnce(store, ids, clock);
+  } catch (error) {
+    if (!seededMeanwhile(error)) throw error;
+    return seedOnce(store, ids, clock);
+  }
+};
+
+const seedOnce = (store: Store, ids: IdGenerator, clock: Clock): Promise<number> =>
   store.transaction(async (tx) => {
     const at = clock.now();
     let created = 0;
