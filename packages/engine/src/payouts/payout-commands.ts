@@ -261,7 +261,17 @@ export const payoutCommands = (deps: EngineDeps, catalogue: PayoutCatalogue) => 
           account_id: account.account_id,
           reference: request.reference,
         });
-        if (taken !== undefined) refuse(payrailError('reference_already_exists'));
+        if (taken !== undefined) {
+          // Under READ COMMITTED a twin with our client_request_id may commit between the two
+          // reads: the reference is then taken by the original, which answers as a repeat.
+          if (
+            request.client_request_id !== undefined &&
+            taken.client_request_id === request.client_request_id
+          ) {
+            return answerRepeat(taken, hash);
+          }
+          refuse(payrailError('reference_already_exists'));
+        }
         requireWallet(account, request.currency);
 
         const amount = atScale(request.currency, request.amount);

@@ -618,6 +618,26 @@ describe('idempotency by client_request_id', () => {
     expect(await h.oracle.count('payouts')).toBe(1);
   });
 
+  it('a twin committed between the client_request_id and the reference reads: answered as a repeat', async () => {
+    // PostgreSQL's READ COMMITTED: the first read misses the twin, the second sees its reference.
+    const state = { hide: 0, collection: 'payouts' };
+    const h = await payoutHarness({ wrapStore: (memory) => racingStore(memory, state) });
+    const first = payoutOf(await h.engine.payouts.create(merchantA, walletaPayout()));
+    state.hide = 1;
+    expect(payoutOf(await h.engine.payouts.create(merchantA, walletaPayout()))).toEqual(first);
+    state.hide = 1;
+    expect(
+      errorOf(await h.engine.payouts.create(merchantA, walletaPayout({ amount: '5.00' }))),
+    ).toEqual(['client_request_id already used', 400, 53]);
+    state.hide = 1;
+    expect(
+      errorOf(
+        await h.engine.payouts.create(merchantA, walletaPayout({ client_request_id: 'req-9' })),
+      ),
+    ).toEqual(['reference already exists', 400, 53]);
+    expect(await h.oracle.count('payouts')).toBe(1);
+  });
+
   it('a beneficiary created concurrently: the unit of work runs again and reuses it', async () => {
     const state = { hide: 0, collection: 'beneficiaries' };
     const h = await payoutHarness({ wrapStore: (memory) => racingStore(memory, state) });
