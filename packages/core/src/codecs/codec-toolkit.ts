@@ -59,6 +59,27 @@ export const hasLengthBetween = (value: string, min: number, max: number): boole
   return length >= min && length <= max && !isBlank(value);
 };
 
+/**
+ * NUL or an unpaired surrogate: a JavaScript string may hold them (`JSON.parse` reads `"\u0000"`
+ * and `"\ud800"`), but they are not text, and PostgreSQL refuses them. In a `u` regular
+ * expression a surrogate pair is one code point, so only an unpaired half is `\p{Cs}`.
+ */
+const notText = /[\0\p{Cs}]/u;
+
+/** Whether a string is text a store can keep: no NUL, no unpaired surrogate (ADR 0034). */
+export const isText = (value: string): boolean => !notText.test(value);
+
+/**
+ * Whether a JSON value holds a string that is not text anywhere: in itself, an item, a member or
+ * a member's name, however deep.
+ */
+export const holdsNonText = (u: unknown): boolean => {
+  if (typeof u === 'string') return !isText(u);
+  if (Array.isArray(u)) return u.some(holdsNonText);
+  if (typeof u !== 'object' || u === null) return false;
+  return Object.entries(u).some(([key, value]) => !isText(key) || holdsNonText(value));
+};
+
 /** Structural equality of JSON values (key order aside). */
 export const sameJson = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
@@ -128,6 +149,10 @@ export type LeafSchema = Readonly<Record<string, unknown>>;
  * A field's codec: `decode` reads the value (possibly normalising it) or answers the catalogue's
  * error; `schema` is what the document says of it. The HTTP adapter's JSON Schema converter reads
  * `schema` of a `LeafType`, so a leaf documents itself where its rule is written.
+ *
+ * A value its rule takes but that holds a string which is not text (`holdsNonText`) fails with
+ * `nonText(u, c)`, the field's own message, so no codec hands one on to a store (ADR 0034); only
+ * a shape leaf (`shapeLeaf`), whose contents other leaves read later, has no `nonText`.
  */
 export class LeafType<A> extends t.Type<A, A, unknown> {
   readonly _tag = 'LeafType' as const;
@@ -136,8 +161,19 @@ export class LeafType<A> extends t.Type<A, A, unknown> {
     is: (u: unknown) => u is A,
     validate: t.Validate<unknown, A>,
     readonly schema: LeafSchema,
+    nonText: ((u: unknown, c: t.Context) => PayrailError) | undefined,
   ) {
-    super(name, is, validate, t.identity);
+    super(
+      name,
+      nonText === undefined ? is : (u): u is A => is(u) && !holdsNonText(u),
+      nonText === undefined
+        ? validate
+        : (u, c) => {
+            const read = validate(u, c);
+            return E.isRight(read) && holdsNonText(u) ? fail(u, c, nonText(u, c)) : read;
+          },
+      t.identity,
+    );
   }
 }
 
@@ -157,8 +193,27 @@ export const leaf = <A>(
     is,
     (u, c) => (is(u) ? t.success(u) : fail(u, c, refusal(u))),
     schema,
+    refusal,
   );
 };
+
+/**
+ * A leaf that judges only the shape of a container (an object) whose contents other codecs read
+ * afterwards, each with its own message: it leaves a string that is not text inside to them.
+ */
+export const shapeLeaf = <A>(
+  name: string,
+  is: (u: unknown) => u is A,
+  error: PlainErrorKey,
+  schema: LeafSchema,
+): LeafType<A> =>
+  new LeafType<A>(
+    name,
+    is,
+    (u, c) => (is(u) ? t.success(u) : fail(u, c, payrailError(error))),
+    schema,
+    undefined,
+  );
 
 /** Whether `u` is one of `values` (a type guard for a `const` list). */
 export const isOneOf =
@@ -212,12 +267,16 @@ const siblingsOf =
  * A leaf whose reading may normalise the value (dedupe a list, fill a default). `read` may also
  * look at a sibling field, for a rule the interface judges at this field's place in the order but
  * in the light of an earlier field (an amount at its currency's scale).
+ *
+ * A value `read` takes but that holds a string which is not text (free text, a list of names)
+ * fails with `nonText`: `Validation Failed` unless told.
  */
 export const leafFrom = <A>(
   name: string,
   is: (u: unknown) => u is A,
   read: (u: unknown, sibling: Sibling) => E.Either<PayrailError, A>,
   schema: LeafSchema,
+  nonText: () => PayrailError = () => payrailError('validation_failed'),
 ): LeafType<A> =>
   new LeafType<A>(
     name,
@@ -227,6 +286,7 @@ export const leafFrom = <A>(
       return E.isRight(read_) ? t.success(read_.right) : fail(u, c, read_.left);
     },
     schema,
+    nonText,
   );
 
 /** Stage 1's leaf: fails with `error` when the value is absent, `null` or blank. */

@@ -83,8 +83,9 @@ const invalidParam = (param: string): PayrailError => {
 
 /**
  * One parameter: its wire string read by `parse` (`undefined`: a bad value), anything else (a
- * repeated parameter read as a list) bad too; a bad value is `invalid <param>`. The schema is
- * what the document says of the parameter, its `description` included.
+ * repeated parameter read as a list) bad too; a bad value, or one that is not text (NUL), is
+ * `invalid <param>`. The schema is what the document says of the parameter, its `description`
+ * included.
  */
 const param = <A extends QueryValue>(
   name: string,
@@ -100,6 +101,7 @@ const param = <A extends QueryValue>(
       return value === undefined ? E.left(invalidParam(name)) : E.right(value);
     },
     schema,
+    () => invalidParam(name),
   );
 
 const oneOf = <const V extends readonly string[]>(name: string, values: V, description: string) => {

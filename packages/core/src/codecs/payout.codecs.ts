@@ -56,6 +56,7 @@ import {
   request,
   requiredField,
   rule,
+  shapeLeaf,
   wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
@@ -182,7 +183,7 @@ const notifyUrl = (allowHttp: boolean) =>
 
 /** Stage 3 of an inline object: only that it is an object (its contents come last). */
 const inlineObject = (name: string) =>
-  leaf<unknown>(name, (u): u is unknown => isJsonObject(u), 'validation_failed', {
+  shapeLeaf<unknown>(name, (u): u is unknown => isJsonObject(u), 'validation_failed', {
     type: 'object',
   });
 

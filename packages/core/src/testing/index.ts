@@ -5,5 +5,6 @@
  */
 export * from './acquiring.arbitraries.js';
 export * from './crypto-batch.arbitraries.js';
+export * from './non-text.arbitraries.js';
 export * from './payout.arbitraries.js';
 export * from './payout.fixtures.js';

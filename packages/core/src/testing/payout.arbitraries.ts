@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { toEvmChecksumAddress, toTronAddress } from '../codecs/addresses.js';
 import { beneficiaryFieldKeys, countryCodes } from '../codecs/beneficiary.codecs.js';
 import { networkLookupOf, sandboxNetworkSchemas } from '../codecs/beneficiary-account.codecs.js';
+import { isText } from '../codecs/codec-toolkit.js';
 import { zipFormats } from '../codecs/zip-formats.js';
 
 /** Looks up the sandbox's default network schemas (WALLETA, WALLETB, EVM, TRON). */
@@ -23,11 +24,14 @@ const checksummedEvmAddress = accountId.map((bytes) => toEvmChecksumAddress(`0x$
 const tronAddress = accountId.map((bytes) => toTronAddress(Uint8Array.from([0x41, ...bytes])));
 
 /**
- * Any non-blank string of `min`-`max` code points, from the whole of Unicode.
+ * Any non-blank text of `min`-`max` code points, from the whole of Unicode but NUL (never text,
+ * ADR 0034).
  * @public listed in docs/testing.md for hosts' own properties.
  */
 export const textOfLength = (min: number, max: number): fc.Arbitrary<string> =>
-  fc.string({ unit: 'binary', minLength: min, maxLength: max }).filter((s) => s.trim() !== '');
+  fc
+    .string({ unit: 'binary', minLength: min, maxLength: max })
+    .filter((s) => s.trim() !== '' && isText(s));
 
 const atom = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]{1,10}$/);
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
