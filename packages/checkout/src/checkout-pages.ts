@@ -6,8 +6,8 @@
  * the server hands it the one lookup it renders from.
  */
 import { webcrypto } from 'node:crypto';
-import type { PayrailError } from '@payrail/core';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { isText, type PayrailError, payrailError } from '@payrail/core';
+import { type Either, left } from 'fp-ts/lib/Either.js';
 import { type Context, Hono } from 'hono';
 import { type CheckoutOrder, checkoutOrderOf, webUrlOf } from './checkout-order.js';
 import {
@@ -116,7 +116,10 @@ export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
 
   /** The order, or the page to answer instead (unknown, direct mode, a failure). */
   const loadOrder = async (c: Context, orderId: string): Promise<CheckoutOrder | Response> => {
-    const outcome = await deps.order(orderId);
+    // An id that is not text (`%00`) names no order, and no store is asked (ADR 0034).
+    const outcome = isText(orderId)
+      ? await deps.order(orderId)
+      : left(payrailError('order_not_found'));
     if (outcome._tag === 'Right') return checkoutOrderOf(outcome.right);
     const error = outcome.left;
     const page = messagePages[error.key];

@@ -17,6 +17,7 @@ import {
 import { answer, errorAnswer, internalErrorAnswer } from './envelope.js';
 import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
 import { operatorAuthentication } from './middleware/operator-auth.middleware.js';
+import { nonTextInRequest, pathParameter } from './non-text.js';
 import { openApiDocument } from './openapi/openapi.document.js';
 import { type RateLimitOptions, tokenBucketLimiter } from './rate-limiter.js';
 import { readJsonBody } from './request-body.js';
@@ -61,7 +62,7 @@ const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
 };
 
 const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => ({
-  param: (name) => c.req.param(name) ?? '',
+  param: (name) => pathParameter(c.req.param(name) ?? ''),
   query: c.req.query(),
   // An upstream body is the provider's own format: read for it, described by no codec here.
   body: route.body === undefined && route.scope !== 'upstream' ? undefined : await readJsonBody(c),
@@ -105,6 +106,8 @@ export const createApp = (deps: AppDeps) => {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
       const request = await routeRequest(c, route);
+      const refusal = nonTextInRequest(route, request);
+      if (refusal !== undefined) return errorAnswer(c, refusal);
       const outcome =
         route.scope === 'merchant'
           ? await route.run(engine, c.get('caller'), request)

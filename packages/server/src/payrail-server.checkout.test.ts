@@ -25,14 +25,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const start = async (env: EnvRecord = {}) => {
+const start = async (env: EnvRecord = {}, store: 'memory' | 'embedded' = 'memory') => {
   const parsed = parseConfig({ PORT: '0', PAYRAIL_DATA_DIR: dir, ...env }, dir);
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   const server = await startPayrail({
     config: parsed.config,
     adminToken,
     keySecret: new Uint8Array(32).fill(7),
-    store: createMemoryStore(),
+    ...(store === 'memory' ? { store: createMemoryStore() } : {}),
     log: () => undefined,
   });
   servers.push(server);
@@ -110,6 +110,18 @@ describe('the hosted checkout page', () => {
     const unknown = await fetch(`${server.url}/checkout/ord_missing`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain('order not found');
+  });
+
+  it('finding 5: a page path with NUL is an unknown order (404 page), on the embedded PostgreSQL store', async () => {
+    const server = await start({}, 'embedded');
+    for (const path of ['/checkout/ord_%00', '/checkout/ord_%00/qr.svg']) {
+      const page = await fetch(`${server.url}${path}`);
+      expect(page.status, path).toBe(404);
+      expect(await page.text()).toContain('order not found');
+    }
+    const api = await fetch(`${server.url}/checkout/api/orders/ord_%00`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ code: 65, message: 'order not found', data: null });
   });
 
   it('puts checkout_url under PAYRAIL_PUBLIC_URL', async () => {
