@@ -7,6 +7,7 @@ import {
   decodeWith,
   fail,
   firstPayrailError,
+  holdsNonText,
   leaf,
   leafFrom,
   payrailErrorOf,
@@ -195,5 +196,36 @@ describe('request: leaves reading a sibling, and `is`', () => {
     expect(Sized.is({ unit: 'mm', size: 2, label: '' })).toBe(true);
     expect(Sized.is({ unit: 'mm', size: 2 })).toBe(false);
     expect(Sized.is({ unit: 'mm', size: 2.5, label: '' })).toBe(false);
+  });
+});
+
+describe('holdsNonText', () => {
+  /** `inner` under `depth` arrays or objects, built without recursion. */
+  const nested = (depth: number, kind: 'array' | 'object', inner: unknown): unknown => {
+    let value = inner;
+    for (let i = 0; i < depth; i += 1) value = kind === 'array' ? [value] : { a: value };
+    return value;
+  };
+
+  // Found by fuzzing the HTTP edge (issue 13): a body nested 200,000 deep, which `JSON.parse`
+  // reads, overflowed the stack of the recursive walk, and the request answered 500.
+  it.each(['array', 'object'] as const)(
+    'walks a value nested 200,000 deep in %ss without overflowing the stack',
+    (kind) => {
+      const [open, close] = kind === 'array' ? ['[', ']'] : ['{"a":', '}'];
+      const parsed = JSON.parse(`${open.repeat(200_000)}"text"${close.repeat(200_000)}`) as unknown;
+      expect(holdsNonText(parsed)).toBe(false);
+      expect(holdsNonText(nested(200_000, kind, 'a\u0000b'))).toBe(true);
+      expect(holdsNonText(nested(200_000, kind, { '\ud800': 1 }))).toBe(true);
+    },
+  );
+
+  it('finds a NUL or an unpaired surrogate in a string, an item, a member or its name', () => {
+    expect(holdsNonText('\u0000')).toBe(true);
+    expect(holdsNonText(['ok', ['x\udc00']])).toBe(true);
+    expect(holdsNonText({ a: { b: 'ok' }, c: ['\ud800'] })).toBe(true);
+    expect(holdsNonText({ ok: { 'name\u0000': 1 } })).toBe(true);
+    expect(holdsNonText({ a: ['\ud83d\udcb8', 1, null, true], b: { c: 'e\u0301' } })).toBe(false);
+    expect(holdsNonText(Array.from({ length: 1_000_000 }, (_, i) => i))).toBe(false);
   });
 });

@@ -71,13 +71,25 @@ export const isText = (value: string): boolean => !notText.test(value);
 
 /**
  * Whether a JSON value holds a string that is not text anywhere: in itself, an item, a member or
- * a member's name, however deep.
+ * a member's name, however deep. It walks with a list of its own, not the call stack: a request
+ * body nested 100,000 deep (`JSON.parse` reads one) must be refused, not overflow the stack.
  */
 export const holdsNonText = (u: unknown): boolean => {
-  if (typeof u === 'string') return !isText(u);
-  if (Array.isArray(u)) return u.some(holdsNonText);
-  if (typeof u !== 'object' || u === null) return false;
-  return Object.entries(u).some(([key, value]) => !isText(key) || holdsNonText(value));
+  const pending: unknown[] = [u];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (!isText(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (!isText(key)) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
 };
 
 /** Structural equality of JSON values (key order aside). */
