@@ -228,6 +228,27 @@ describe('unexpected failures', () => {
     expect(logged).toHaveLength(1);
   });
 
+  it('finding 6: a path with %0d%0a is logged as one line, its control characters escaped', async () => {
+    const fake = fakeEngine();
+    fake.answer('payouts.get', async () => {
+      throw new Error('boom');
+    });
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const app = createApp({ engine: fake.engine, adminToken });
+      // A line of its own would read `[payrail] GET forged`; `/` would end the path parameter.
+      const forged = '/payment/payouts/po_1%0d%0a[payrail]%20GET%20forged%0b%1b%7f';
+      expect((await app.request(forged, { headers: alice })).status).toBe(500);
+      const line = String(spy.mock.calls[0]?.[0]);
+      expect(line).toBe(
+        '[payrail/http] GET /payment/payouts/po_1\\u000d\\u000a[payrail] GET forged\\u000b\\u001b\\u007f failed:',
+      );
+      expect(line).not.toMatch(/\p{Cc}/u);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('logs to console.error by default', async () => {
     const fake = fakeEngine();
     fake.answer('accounts.current', async () => {

@@ -15,6 +15,7 @@ import {
   untrustedForwardingWatch,
 } from './client-ip.js';
 import { answer, errorAnswer, internalErrorAnswer } from './envelope.js';
+import { logField } from './log-field.js';
 import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
 import { operatorAuthentication } from './middleware/operator-auth.middleware.js';
 import { nonTextInRequest, pathParameter } from './non-text.js';
@@ -27,7 +28,10 @@ import { routes } from './routes/route-table.js';
 /** 1 MiB: a 500-item crypto batch is well under 200 KiB. */
 const defaultBodyLimitBytes = 1024 * 1024;
 
-/** What is logged of an unexpected failure: never a header, so never a token. */
+/**
+ * What is logged of an unexpected failure: never a header, so never a token; `method` and `path`
+ * with control characters escaped (`\u000d`), so a line stays one line.
+ */
 export interface InternalErrorLog {
   readonly method: string;
   readonly path: string;
@@ -135,7 +139,8 @@ export const createApp = (deps: AppDeps) => {
 
   app.notFound((c) => errorAnswer(c, payrailError('route_not_found')));
   app.onError((error, c) => {
-    log({ method: c.req.method, path: c.req.path, error });
+    // The path is the client's: escaped, so it cannot write a log line of its own.
+    log({ method: logField(c.req.method), path: logField(c.req.path), error });
     return internalErrorAnswer(c);
   });
   return app;
