@@ -42,6 +42,8 @@ describe.skipIf(skipped)('two server processes on one PostgreSQL schema', () => 
   let key = '';
   /** Every payout the tests created (and its merchant's key): the outbox test follows them. */
   const payoutKeys = new Map<string, string>();
+  /** Every webhook the tests created (all of the first merchant). */
+  const webhookIds: string[] = [];
 
   const payoutBody = (clientRequestId: string, reference: string, amount = '10.00') => ({
     client_request_id: clientRequestId,
@@ -180,6 +182,42 @@ describe.skipIf(skipped)('two server processes on one PostgreSQL schema', () => 
     payoutKeys.set(listed.items[0].payout_id, key);
   });
 
+  it('40 orders of one out_trade_no across both: one order, 39 `out_trade_no already exists`', async () => {
+    const { webhook } = await ok(urls[1] ?? '', 'POST', '/payment/webhooks', key, {
+      url: receiver.url('/hooks-unused'),
+      events: ['acquiring.*'],
+    });
+    webhookIds.push(webhook.webhook_id);
+    const answers = await race(40, (url) =>
+      attempt(url, 'POST', '/payment/acquiring/orders', key, {
+        out_trade_no: 'TWIN-TRADE',
+        order_currency: 'USD',
+        order_amount: '5.00',
+        expire_seconds: 600,
+        underpay_tolerance: '0',
+        notify_webhook_id: webhook.webhook_id,
+      }),
+    );
+    const created = answers.filter((answer) => answer.code === 0);
+    expect(created).toHaveLength(1);
+    for (const answer of answers.filter((answer) => answer.code !== 0)) {
+      expect(answer).toEqual({
+        status: 400,
+        code: 53,
+        message: 'out_trade_no already exists',
+        data: null,
+      });
+    }
+    const listed = await ok(
+      urls[0] ?? '',
+      'GET',
+      '/payment/acquiring/orders?out_trade_no=TWIN-TRADE',
+      key,
+    );
+    expect(listed.total).toBe(1);
+    expect(listed.items[0].order_id).toBe(created[0]?.data.order.order_id);
+  });
+
   it('a balance for 10 payouts, 30 executing at once across both: 10 completed, 20 insufficient balance, 0.00 left', async () => {
     const tight = await merchantWithKey('Tight Co');
     // 10 x (10.00 + 0.50 fixed + 1 % of 10.00) = 106.00
@@ -249,6 +287,7 @@ describe.skipIf(skipped)('two server processes on one PostgreSQL schema', () => 
       url: receiver.url('/hooks'),
       events: ['acquiring.*'],
     });
+    webhookIds.push(webhook.webhook_id);
     const orders = await race(10, (url, i) =>
       attempt(url, 'POST', '/payment/acquiring/orders', key, {
         out_trade_no: `TWIN-ORDER-${i}`,
@@ -293,14 +332,14 @@ describe.skipIf(skipped)('two server processes on one PostgreSQL schema', () => 
 
     // The delivery logs, as a merchant reads them, tell the same.
     const base = urls[1] ?? '';
-    const logged = await allPages<{ event_id: string; status: string }>((offset) =>
-      ok(
-        base,
-        'GET',
-        `/payment/webhooks/${webhook.webhook_id}/deliveries?limit=100&offset=${offset}`,
-        key,
-      ),
-    );
+    const logged: { event_id: string; status: string }[] = [];
+    for (const id of webhookIds) {
+      logged.push(
+        ...(await allPages<{ event_id: string; status: string }>((offset) =>
+          ok(base, 'GET', `/payment/webhooks/${id}/deliveries?limit=100&offset=${offset}`, key),
+        )),
+      );
+    }
     for (const [id, owner] of payoutKeys) {
       logged.push(
         ...(await allPages<{ event_id: string; status: string }>((offset) =>
