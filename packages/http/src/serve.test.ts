@@ -1,5 +1,5 @@
-import { Agent, request } from 'node:http';
-import type { Socket } from 'node:net';
+import { Agent, request, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './create-app.js';
 import { fakeEngine } from './fake-engine.test-support.js';
@@ -150,5 +150,93 @@ describe('serve', () => {
       agent.destroy();
       await running.close();
     }
+  });
+
+  describe('finding 6: header, body and idle timeouts', () => {
+    /**
+     * A raw client that sends `head` and then one byte of body every 50 ms, for ever: answers
+     * after how many ms the server ended the connection and what it said, or `undefined` after
+     * `patienceMs`.
+     */
+    const dribble = (url: string, head: string, patienceMs: number) =>
+      new Promise<{ ms: number; said: string } | undefined>((resolve) => {
+        const { hostname, port } = new URL(url);
+        const socket = connect(Number(port), hostname);
+        const started = Date.now();
+        let said = '';
+        const tick = setInterval(() => socket.writable && socket.write('{'), 50);
+        const done = (result: { ms: number; said: string } | undefined) => {
+          clearInterval(tick);
+          clearTimeout(patience);
+          socket.destroy();
+          resolve(result);
+        };
+        const patience = setTimeout(() => done(undefined), patienceMs);
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          said += chunk;
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => done({ ms: Date.now() - started, said }));
+        socket.write(head);
+      });
+
+    const slowBodyHead =
+      'POST /payment/quickpayout HTTP/1.1\r\nHost: x\r\nX-API-Key: alice-token\r\n' +
+      'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n';
+
+    it('a slow body is cut off (408) once the request timeout has passed', async () => {
+      const fake = fakeEngine();
+      // The app's read of the body fails when Node cuts it off: not this test's to log.
+      const app = createApp({ engine: fake.engine, adminToken: 'op', logInternalError: () => {} });
+      const running = await serve(app, {
+        port: 0,
+        hostname: '127.0.0.1',
+        requestTimeoutMs: 300,
+        headersTimeoutMs: 200,
+      });
+      try {
+        const cut = await dribble(running.url, slowBodyHead, 5_000);
+        expect(cut, 'the connection is still open after 5 s').toBeDefined();
+        expect(cut?.ms).toBeLessThan(2_000);
+        expect(cut?.said).toMatch(/^HTTP\/1\.1 408 /);
+      } finally {
+        running.server.closeAllConnections?.();
+        await running.close();
+      }
+    });
+
+    it('headers that never end are cut off once the headers timeout has passed', async () => {
+      const fake = fakeEngine();
+      const running = await serve(createApp({ engine: fake.engine, adminToken: 'op' }), {
+        port: 0,
+        hostname: '127.0.0.1',
+        requestTimeoutMs: 1_000,
+        headersTimeoutMs: 200,
+      });
+      try {
+        const cut = await dribble(running.url, 'GET /openapi.json HTTP/1.1\r\nX-Slow: ', 5_000);
+        expect(cut, 'the connection is still open after 5 s').toBeDefined();
+        expect(cut?.ms).toBeLessThan(1_000);
+      } finally {
+        running.server.closeAllConnections?.();
+        await running.close();
+      }
+    });
+
+    it('defaults: 30 s for a request, 20 s for its headers, 5 s idle', async () => {
+      const running = await serve(createApp({ engine: fakeEngine().engine, adminToken: 'op' }), {
+        port: 0,
+        hostname: '127.0.0.1',
+      });
+      try {
+        const server = running.server as Server;
+        expect([server.requestTimeout, server.headersTimeout, server.keepAliveTimeout]).toEqual([
+          30_000, 20_000, 5_000,
+        ]);
+      } finally {
+        await running.close();
+      }
+    });
   });
 });

@@ -40,6 +40,11 @@ describe('parseConfig', () => {
       dataDirDisplay: './.payrail',
       allowInsecureWebhooks: false,
       rateLimit: 100,
+      httpTimeouts: {
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 5_000,
+      },
       keySecret: { kind: 'file', path: '/srv/payrail/.payrail/key-secret' },
       publicUrl: undefined,
       trustedProxies: [],
@@ -191,6 +196,19 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('finding 6: reads the HTTP timeouts, and refuses one that is not a whole number of ms', () => {
+    expect(
+      configOf({
+        PAYRAIL_REQUEST_TIMEOUT_MS: '10000',
+        PAYRAIL_HEADERS_TIMEOUT_MS: '5000',
+        PAYRAIL_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      }).httpTimeouts,
+    ).toEqual({ requestTimeoutMs: 10_000, headersTimeoutMs: 5_000, keepAliveTimeoutMs: 1_000 });
+    expect(errorsOf({ PAYRAIL_REQUEST_TIMEOUT_MS: '300s' })).toEqual([
+      'PAYRAIL_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000, not "300s"',
+    ]);
+  });
+
   it('accepts a fractional rate limit', () => {
     expect(configOf({ PAYRAIL_RATE_LIMIT: '0.5' }).rateLimit).toBe(0.5);
   });
@@ -231,6 +249,9 @@ describe('describeConfig', () => {
       'PAYRAIL_DATA_DIR',
       'PAYRAIL_ALLOW_INSECURE_WEBHOOKS',
       'PAYRAIL_RATE_LIMIT',
+      'PAYRAIL_REQUEST_TIMEOUT_MS',
+      'PAYRAIL_HEADERS_TIMEOUT_MS',
+      'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS',
       'PAYRAIL_KEY_SECRET',
       'PAYRAIL_PUBLIC_URL',
       'PAYRAIL_TRUSTED_PROXIES',

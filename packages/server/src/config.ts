@@ -36,6 +36,12 @@ export interface ServerConfig {
   readonly allowInsecureWebhooks: boolean;
   /** Requests per second per API key; 0 turns the limit off. */
   readonly rateLimit: number;
+  /** The HTTP server's timeouts in ms (issue 12, finding 6): whole request, headers, idle. */
+  readonly httpTimeouts: {
+    readonly requestTimeoutMs: number;
+    readonly headersTimeoutMs: number;
+    readonly keepAliveTimeoutMs: number;
+  };
   readonly keySecret: KeySecretSource;
   /** Base of checkout_url; undefined: `http://<host>:<port>` once the port is known. */
   readonly publicUrl: string | undefined;
@@ -180,6 +186,23 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     return value;
   })();
 
+  /** A whole number of milliseconds from 1 to 10 minutes, else the default. */
+  const milliseconds = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (!present(raw)) return fallback;
+    const value = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || value < 1 || value > 600_000) {
+      errors.push(`${name} must be a whole number of milliseconds from 1 to 600000, not "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const httpTimeouts = {
+    requestTimeoutMs: milliseconds('PAYRAIL_REQUEST_TIMEOUT_MS', 30_000),
+    headersTimeoutMs: milliseconds('PAYRAIL_HEADERS_TIMEOUT_MS', 20_000),
+    keepAliveTimeoutMs: milliseconds('PAYRAIL_KEEP_ALIVE_TIMEOUT_MS', 5_000),
+  };
+
   const keySecret = ((): KeySecretSource => {
     const raw = env.PAYRAIL_KEY_SECRET;
     if (raw === undefined || raw === '') return { kind: 'file', path: keySecretFileIn(dataDir) };
@@ -287,6 +310,7 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
       dataDirDisplay,
       allowInsecureWebhooks,
       rateLimit,
+      httpTimeouts,
       keySecret,
       publicUrl,
       trustedProxies,
@@ -369,6 +393,18 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
   {
     name: 'PAYRAIL_RATE_LIMIT',
     value: config.rateLimit === 0 ? '0 (off)' : `${config.rateLimit} requests/s per key`,
+  },
+  {
+    name: 'PAYRAIL_REQUEST_TIMEOUT_MS',
+    value: `${config.httpTimeouts.requestTimeoutMs} ms for a whole request, body included`,
+  },
+  {
+    name: 'PAYRAIL_HEADERS_TIMEOUT_MS',
+    value: `${config.httpTimeouts.headersTimeoutMs} ms for a request's headers`,
+  },
+  {
+    name: 'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS',
+    value: `${config.httpTimeouts.keepAliveTimeoutMs} ms for an idle connection`,
   },
   {
     name: 'PAYRAIL_KEY_SECRET',

@@ -140,7 +140,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
         : { dispatchIntervalMs: options.dispatchIntervalMs }),
       ...(inspector === undefined ? {} : { inspect: inspector.inspect }),
     });
-    running = await serve(payrail.app, { port, hostname: config.host });
+    running = await serve(payrail.app, { port, hostname: config.host, ...config.httpTimeouts });
     const listening = running;
     payrail.start();
 
