@@ -201,7 +201,7 @@ describe('serve', () => {
         expect(cut?.ms).toBeLessThan(2_000);
         expect(cut?.said).toMatch(/^HTTP\/1\.1 408 /);
       } finally {
-        running.server.closeAllConnections?.();
+        (running.server as Server).closeAllConnections();
         await running.close();
       }
     });
@@ -219,7 +219,7 @@ describe('serve', () => {
         expect(cut, 'the connection is still open after 5 s').toBeDefined();
         expect(cut?.ms).toBeLessThan(1_000);
       } finally {
-        running.server.closeAllConnections?.();
+        (running.server as Server).closeAllConnections();
         await running.close();
       }
     });
