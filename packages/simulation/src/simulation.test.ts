@@ -19,7 +19,7 @@ const envNumber = (name: string, fallback: number): number => {
 };
 
 const memorySeeds = envNumber('SIM_SEEDS', 1000);
-const pgliteSeeds = envNumber('SIM_PGLITE_SEEDS', 100);
+const pgliteSeeds = envNumber('SIM_PGLITE_SEEDS', 60);
 const steps = envNumber('SIM_STEPS', 40);
 
 describe('the deterministic simulation', () => {
