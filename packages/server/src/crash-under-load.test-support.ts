@@ -146,8 +146,11 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
   const pendingPool: string[] = [];
   const approvedPool: string[] = [];
   let payablePool: string[] = [];
+  /** Objects whose create was answered since the last restart: each read back by its id. */
+  let answeredLately: string[] = [];
   let serial = 0;
   let cycle = 0;
+  let answeredInCycle = 0;
 
   let server = await run.start();
   const first = server.url;
@@ -191,6 +194,7 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
       return undefined;
     }
     figures.answered += 1;
+    answeredInCycle += 1;
     expect(answer, where(`${method} ${path} ${JSON.stringify(body)}`)).toMatchObject({
       status: 200,
       code: 0,
@@ -228,6 +232,7 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
     const id = data.payout.payout_id as string;
     payouts.set(id, { id, body, cents, answered: 'pending_review', attempted: 'pending_review' });
     pendingPool.push(id);
+    answeredLately.push(`/payment/payouts/${id}`);
     return true;
   };
 
@@ -285,6 +290,7 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
     const id = data.order.order_id as string;
     orders.set(id, { id, cents, cycle, payment: 'none' });
     payablePool.push(id);
+    answeredLately.push(`/payment/acquiring/orders/${id}`);
     return true;
   };
 
@@ -340,14 +346,25 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
     return createPayout();
   };
 
-  /** Load from `clients` clients until a SIGKILL at a random moment; answers when all stopped. */
+  /**
+   * Load from `clients` clients until a SIGKILL after a random number of answers (so a slow
+   * machine sees as much load before a kill as a fast one) and a random few milliseconds more;
+   * answers when every client has stopped.
+   */
   const loadAndKill = async (): Promise<void> => {
+    answeredInCycle = 0;
     const loops = Array.from({ length: clients }, async () => {
       while (await act()) {
         // The next act at once: the process is under as much load as the clients make.
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, random.int(250, 1500)));
+    const answers = random.int(5, 80);
+    // A client that found a violation ends the run at once.
+    await Promise.race([
+      until(where(`${answers} answers`), () => answeredInCycle >= answers, 120_000),
+      Promise.all(loops),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, random.int(0, 60)));
     const exit = await server.stop('SIGKILL');
     expect(exit.signal, where('the kill')).toBe('SIGKILL');
     figures.kills += 1;
@@ -480,6 +497,21 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
       }
     }
     unansweredOrders = new Set();
+
+    // Each create answered before the kill, read back by its id, as its merchant would.
+    const statuses = new Map<string, string>([
+      ...listed.map(
+        (item) => [`/payment/payouts/${item.payout_id}`, item.status] as [string, string],
+      ),
+      ...listedOrders.map(
+        (item) => [`/payment/acquiring/orders/${item.order_id}`, item.status] as [string, string],
+      ),
+    ]);
+    for (const path of answeredLately) {
+      const read = await ok(server.url, 'GET', path, key);
+      expect((read.payout ?? read.order).status, where(`GET ${path}`)).toBe(statuses.get(path));
+    }
+    answeredLately = [];
 
     await verifyLedger();
   };
