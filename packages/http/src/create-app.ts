@@ -16,6 +16,10 @@ import {
 } from './client-ip.js';
 import { answer, errorAnswer, internalErrorAnswer } from './envelope.js';
 import { logField } from './log-field.js';
+import {
+  addressRateLimit,
+  failedAuthenticationLimit,
+} from './middleware/address-limit.middleware.js';
 import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
 import { operatorAuthentication } from './middleware/operator-auth.middleware.js';
 import { nonTextInRequest, pathParameter } from './non-text.js';
@@ -44,6 +48,17 @@ export interface AppDeps {
   readonly adminToken: string;
   /** Per-key limit (decisions §9); `{ requestsPerSecond: 0 }` turns it off. */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * Per client address, before authentication (issue 12, finding 6): `failedAuthentications`
+   * per 10 s on `/payment` and `/admin` (default 50), `requestsPerSecond` on `/checkout` and
+   * `/upstream` (default 100, burst twice that); 0 turns either off.
+   */
+  readonly addressLimit?: {
+    readonly failedAuthentications?: number;
+    readonly requestsPerSecond?: number;
+    /** Milliseconds; tests move it by hand. */
+    readonly now?: () => number;
+  };
   /** Addresses or CIDR blocks whose `X-Forwarded-For` is believed (decisions §7). */
   readonly trustedProxies?: readonly string[];
   readonly bodyLimitBytes?: number;
@@ -104,6 +119,20 @@ export const createApp = (deps: AppDeps) => {
   // A GET's body is never read, and looking for one makes Node's adapter build the whole
   // `Request` object, which most of a GET's cost was (docs/performance.md).
   app.use('*', (c, next) => (c.req.method === 'GET' ? next() : limitBody(c, next)));
+  const { failedAuthentications = 50, requestsPerSecond = 100, now } = deps.addressLimit ?? {};
+  const clock = now === undefined ? {} : { now };
+  const failures = tokenBucketLimiter({
+    requestsPerSecond: failedAuthentications / 10,
+    burst: Math.max(1, failedAuthentications),
+    ...clock,
+  });
+  const openRoutes = tokenBucketLimiter({ requestsPerSecond, ...clock });
+  for (const path of ['/payment/*', '/admin/*']) {
+    app.use(path, failedAuthenticationLimit(failures, clientIp));
+  }
+  for (const path of ['/checkout/*', '/upstream/*']) {
+    app.use(path, addressRateLimit(openRoutes, clientIp));
+  }
   app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
   app.use('/admin/*', operatorAuthentication(deps.adminToken));
 

@@ -81,6 +81,8 @@ export const engineApp = (options: HarnessOptions = {}) => {
     engine,
     adminToken: operatorToken,
     rateLimit: { requestsPerSecond: 0 },
+    // Suites send many refused credentials from one address (app.request's 127.0.0.1).
+    addressLimit: { failedAuthentications: 0, requestsPerSecond: 0 },
     ...appOptions,
   });
 

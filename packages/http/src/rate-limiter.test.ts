@@ -31,6 +31,21 @@ describe('tokenBucketLimiter', () => {
     expect(limiter.take('k').allowed).toBe(true);
   });
 
+  it('peek answers what take would, without taking a token', () => {
+    let ms = 0;
+    const limiter = tokenBucketLimiter({ requestsPerSecond: 1, burst: 2, now: () => ms });
+    expect(limiter.peek('a')).toEqual({ allowed: true });
+    expect(limiter.trackedKeys()).toBe(0);
+    limiter.take('a');
+    limiter.take('a');
+    expect(limiter.peek('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.peek('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    ms = 1000;
+    expect(limiter.peek('a')).toEqual({ allowed: true });
+    expect(limiter.take('a')).toEqual({ allowed: true });
+    expect(tokenBucketLimiter({ requestsPerSecond: 0 }).peek('a')).toEqual({ allowed: true });
+  });
+
   it('refuses a negative or non-finite setting', () => {
     expect(() => tokenBucketLimiter({ requestsPerSecond: -1 })).toThrow();
     expect(() => tokenBucketLimiter({ requestsPerSecond: Number.NaN })).toThrow();

@@ -1,5 +1,6 @@
 /**
- * Per-key rate limit (decisions §9): a token bucket per API key, in memory. Each key may burst
+ * Per-key rate limit (decisions §9): a token bucket per API key, in memory; the same buckets keyed
+ * by client address limit failed authentications and the open routes (issue 12, finding 6). Each key may burst
  * `burst` requests and is refilled at `requestsPerSecond`; `requestsPerSecond: 0` turns it off.
  * One process, one set of buckets: behind several processes each one limits on its own.
  */
@@ -19,6 +20,8 @@ export type RateDecision =
 
 export interface RateLimiter {
   take(key: string): RateDecision;
+  /** What `take` would answer, without taking a token. */
+  peek(key: string): RateDecision;
   /** How many keys have a bucket (full buckets are forgotten once there are many). */
   trackedKeys(): number;
 }
@@ -36,7 +39,13 @@ const sweepThreshold = 10_000;
 export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter => {
   const rate = options.requestsPerSecond ?? defaultRequestsPerSecond;
   if (!Number.isFinite(rate) || rate < 0) throw new Error(`invalid rate limit: ${rate}`);
-  if (rate === 0) return { take: () => ({ allowed: true }), trackedKeys: () => 0 };
+  if (rate === 0) {
+    return {
+      take: () => ({ allowed: true }),
+      peek: () => ({ allowed: true }),
+      trackedKeys: () => 0,
+    };
+  }
   const burst = options.burst ?? rate * 2;
   if (!Number.isFinite(burst) || burst < 1) throw new Error(`invalid rate limit burst: ${burst}`);
   const now = options.now ?? Date.now;
@@ -54,8 +63,19 @@ export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter 
     }
   };
 
+  const decisionOf = (bucket: Bucket): RateDecision =>
+    bucket.tokens >= 1
+      ? { allowed: true }
+      : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)) };
+
   return {
     trackedKeys: () => buckets.size,
+    peek: (key) => {
+      const bucket = buckets.get(key);
+      if (bucket === undefined) return { allowed: true };
+      refill(bucket, now());
+      return decisionOf(bucket);
+    },
     take: (key) => {
       const at = now();
       let bucket = buckets.get(key);
@@ -66,14 +86,9 @@ export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter 
       } else {
         refill(bucket, at);
       }
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return { allowed: true };
-      }
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
-      };
+      const decision = decisionOf(bucket);
+      if (decision.allowed) bucket.tokens -= 1;
+      return decision;
     },
   };
 };

@@ -21,7 +21,7 @@ export interface ServeOptions {
  * Node's own defaults let a client dribble a body for 300 s and hold the connection (issue 12,
  * finding 6); a payment API's request is small, so 30 s is plenty.
  */
-export const serveTimeoutDefaults = {
+const serveTimeoutDefaults = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 20_000,
   keepAliveTimeoutMs: 5_000,

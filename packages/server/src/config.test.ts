@@ -40,6 +40,7 @@ describe('parseConfig', () => {
       dataDirDisplay: './.payrail',
       allowInsecureWebhooks: false,
       rateLimit: 100,
+      addressLimit: { failedAuthentications: 50, requestsPerSecond: 100 },
       httpTimeouts: {
         requestTimeoutMs: 30_000,
         headersTimeoutMs: 20_000,
@@ -209,6 +210,16 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('finding 6: reads the limits per client address, 0 turning one off', () => {
+    expect(
+      configOf({ PAYRAIL_AUTH_FAILURES_PER_ADDRESS: '0', PAYRAIL_RATE_LIMIT_PER_ADDRESS: '20' })
+        .addressLimit,
+    ).toEqual({ failedAuthentications: 0, requestsPerSecond: 20 });
+    expect(errorsOf({ PAYRAIL_RATE_LIMIT_PER_ADDRESS: 'lots' })).toEqual([
+      'PAYRAIL_RATE_LIMIT_PER_ADDRESS must be a whole number of requests per second per client address (0 turns it off), not "lots"',
+    ]);
+  });
+
   it('accepts a fractional rate limit', () => {
     expect(configOf({ PAYRAIL_RATE_LIMIT: '0.5' }).rateLimit).toBe(0.5);
   });
@@ -249,6 +260,8 @@ describe('describeConfig', () => {
       'PAYRAIL_DATA_DIR',
       'PAYRAIL_ALLOW_INSECURE_WEBHOOKS',
       'PAYRAIL_RATE_LIMIT',
+      'PAYRAIL_AUTH_FAILURES_PER_ADDRESS',
+      'PAYRAIL_RATE_LIMIT_PER_ADDRESS',
       'PAYRAIL_REQUEST_TIMEOUT_MS',
       'PAYRAIL_HEADERS_TIMEOUT_MS',
       'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS',

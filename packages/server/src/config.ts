@@ -36,6 +36,14 @@ export interface ServerConfig {
   readonly allowInsecureWebhooks: boolean;
   /** Requests per second per API key; 0 turns the limit off. */
   readonly rateLimit: number;
+  /**
+   * Per client address, before authentication (issue 12, finding 6): failed authentications per
+   * 10 s on `/payment` and `/admin`, requests per second on `/checkout` and `/upstream`; 0 is off.
+   */
+  readonly addressLimit: {
+    readonly failedAuthentications: number;
+    readonly requestsPerSecond: number;
+  };
   /** The HTTP server's timeouts in ms (issue 12, finding 6): whole request, headers, idle. */
   readonly httpTimeouts: {
     readonly requestTimeoutMs: number;
@@ -197,6 +205,29 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     }
     return value;
   };
+  /** A whole number from 0 (off) to a million, else the default. */
+  const count = (name: string, fallback: number, unit: string): number => {
+    const raw = env[name];
+    if (!present(raw)) return fallback;
+    const value = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || value > 1_000_000) {
+      errors.push(`${name} must be a whole number of ${unit} (0 turns it off), not "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const addressLimit = {
+    failedAuthentications: count(
+      'PAYRAIL_AUTH_FAILURES_PER_ADDRESS',
+      50,
+      'failed authentications per 10 s per client address',
+    ),
+    requestsPerSecond: count(
+      'PAYRAIL_RATE_LIMIT_PER_ADDRESS',
+      100,
+      'requests per second per client address',
+    ),
+  };
   const httpTimeouts = {
     requestTimeoutMs: milliseconds('PAYRAIL_REQUEST_TIMEOUT_MS', 30_000),
     headersTimeoutMs: milliseconds('PAYRAIL_HEADERS_TIMEOUT_MS', 20_000),
@@ -310,6 +341,7 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
       dataDirDisplay,
       allowInsecureWebhooks,
       rateLimit,
+      addressLimit,
       httpTimeouts,
       keySecret,
       publicUrl,
@@ -393,6 +425,20 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
   {
     name: 'PAYRAIL_RATE_LIMIT',
     value: config.rateLimit === 0 ? '0 (off)' : `${config.rateLimit} requests/s per key`,
+  },
+  {
+    name: 'PAYRAIL_AUTH_FAILURES_PER_ADDRESS',
+    value:
+      config.addressLimit.failedAuthentications === 0
+        ? '0 (off)'
+        : `${config.addressLimit.failedAuthentications} failed authentications per 10 s per client address`,
+  },
+  {
+    name: 'PAYRAIL_RATE_LIMIT_PER_ADDRESS',
+    value:
+      config.addressLimit.requestsPerSecond === 0
+        ? '0 (off)'
+        : `${config.addressLimit.requestsPerSecond} requests/s per client address on checkout and upstream`,
   },
   {
     name: 'PAYRAIL_REQUEST_TIMEOUT_MS',

@@ -28,7 +28,7 @@ import {
   seedSandboxCatalogue,
   systemClock,
 } from '@payrail/engine';
-import { createApp, type RateLimitOptions } from '@payrail/http';
+import { type AppDeps, createApp, type RateLimitOptions } from '@payrail/http';
 import {
   generateSandboxUpstreamSecret,
   isSandboxUpstreamSecret,
@@ -94,6 +94,11 @@ export interface PayrailOptions {
   readonly adminToken?: string;
   /** `payrail.app`'s per-key rate limit. */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * `payrail.app`'s limits per client address, before authentication: failed authentications per
+   * 10 s (default 50) and requests per second on checkout and upstream routes (default 100).
+   */
+  readonly addressLimit?: AppDeps['addressLimit'];
   /** Proxies whose `X-Forwarded-For` `payrail.app` believes (addresses or CIDR ranges). */
   readonly trustedProxies?: readonly string[];
   /** Operator lines (failures by message, never a secret). Default: stderr. */
@@ -332,6 +337,7 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     engine,
     adminToken,
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.addressLimit === undefined ? {} : { addressLimit: options.addressLimit }),
     ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     // `/openapi.json`'s `servers`: only a URL the host gave (else the document's own origin).
     ...(options.publicUrl === undefined ? {} : { publicUrl }),

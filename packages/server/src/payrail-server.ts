@@ -120,6 +120,7 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       adminToken: options.adminToken,
       allowInsecureWebhooks: config.allowInsecureWebhooks,
       rateLimit: { requestsPerSecond: config.rateLimit },
+      addressLimit: config.addressLimit,
       trustedProxies: config.trustedProxies,
       // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
       acquiringProviders:

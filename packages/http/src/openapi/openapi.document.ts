@@ -43,6 +43,8 @@ export const errorKeysOf = (route: Route): ErrorKey[] => {
   const keys: ErrorKey[] = [];
   if (route.scope === 'merchant') keys.push(...merchantErrors);
   if (route.scope === 'admin') keys.push('unauthorized');
+  // Every scope is limited per client address before anything else (issue 12, finding 6).
+  if (route.scope !== 'merchant') keys.push('rate_limit_exceeded');
   // The body limit runs before any route: a body over it is `Validation Failed`, on every
   // method that carries one, whether or not the route reads it.
   if (route.method !== 'get') keys.push('validation_failed');
