@@ -12,7 +12,7 @@ import type { Route } from '../routes/route.js';
 import { routes } from '../routes/route-table.js';
 import { describeRequest, type FuzzRequest } from './mutations.test-support.js';
 
-export const documentText = JSON.stringify(openApiDocument(routes));
+const documentText = JSON.stringify(openApiDocument(routes));
 
 interface Documented {
   readonly key: ErrorKey;

@@ -122,7 +122,7 @@ const nested = (depth: number, kind: 'array' | 'object'): Json => {
 };
 
 /** A value of any type a field may be handed, good or hostile. */
-export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
+const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   { arbitrary: fc.constantFrom(...exoticStrings), weight: 12 },
   { arbitrary: anyUnits, weight: 4 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 3 },

@@ -640,4 +640,3 @@ export const buildWorld = async (store: Store) => {
   return { h, targets };
 };
 
-export type World = Awaited<ReturnType<typeof buildWorld>>;
