@@ -168,6 +168,9 @@ export const createApp = (deps: AppDeps) => {
 
   app.notFound((c) => errorAnswer(c, payrailError('route_not_found')));
   app.onError((error, c) => {
+    // A request whose client left or was cut off mid-body (the request timeout) failed on the
+    // client's side: nobody reads the answer, and a flood of slow clients must not fill the log.
+    if (c.req.raw.signal.aborted) return internalErrorAnswer(c);
     // The path is the client's: escaped, so it cannot write a log line of its own.
     log({ method: logField(c.req.method), path: logField(c.req.path), error });
     return internalErrorAnswer(c);
