@@ -135,12 +135,17 @@ export const seededRandom = (seed: number) => {
 };
 export type Random = ReturnType<typeof seededRandom>;
 
-/** The environment of a sandbox server process under load: no rate limit, loopback webhooks. */
+/**
+ * The environment of a sandbox server process under load: no rate limits (every client shares
+ * 127.0.0.1), loopback webhooks.
+ */
 export const loadEnv = (adminToken: string): Record<string, string> => ({
   PORT: '0',
   PAYRAIL_ADMIN_TOKEN: adminToken,
   PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1',
   PAYRAIL_RATE_LIMIT: '0',
+  PAYRAIL_RATE_LIMIT_PER_ADDRESS: '0',
+  PAYRAIL_AUTH_FAILURES_PER_ADDRESS: '0',
   PAYRAIL_UPSTREAM_SANDBOX_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
 });
 
