@@ -98,7 +98,11 @@ const commonMerchantErrors: readonly ErrorKey[] = [
   'rate_limit_exceeded',
   'internal_error',
 ];
-const commonAdminErrors: readonly ErrorKey[] = ['unauthorized', 'internal_error'];
+const commonAdminErrors: readonly ErrorKey[] = [
+  'unauthorized',
+  'rate_limit_exceeded',
+  'internal_error',
+];
 
 const errorTable = (keys: readonly ErrorKey[]): string[] => {
   const byAnswer = new Map<string, string[]>();
@@ -122,7 +126,7 @@ const ownErrorsOf = (route: Route): ErrorKey[] => {
       ? commonMerchantErrors
       : route.scope === 'admin'
         ? commonAdminErrors
-        : ['internal_error'],
+        : ['rate_limit_exceeded', 'internal_error'],
   );
   return errorKeysOf(route).filter((key) => !common.has(key));
 };
@@ -165,7 +169,7 @@ const renderCommonErrors = (): string =>
     '',
     ...errorTable(commonAdminErrors),
     '',
-    `The checkout calls and \`POST /upstream/acquiring/{provider}\` may answer ${code(catalogueError('internal_error').message)} (500/50) besides their own errors.`,
+    `The checkout calls and \`POST /upstream/acquiring/{provider}\` may answer ${code(catalogueError('rate_limit_exceeded').message)} (429/54, limited per client address) and ${code(catalogueError('internal_error').message)} (500/50) besides their own errors.`,
     '',
     unknownPathLine(),
   ].join('\n');

@@ -532,7 +532,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
     });
   });
 
-  it('is in /openapi.json with no security, the six messages and unauthorized', async () => {
+  it('is in /openapi.json with no security, the six messages, unauthorized and the address limit', async () => {
     const res = await h.app.request('/openapi.json');
     const document = (await res.json()) as {
       paths: Record<
@@ -562,6 +562,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
       '401',
       '403',
       '404',
+      '429',
       '500',
     ]);
   });
