@@ -80,12 +80,19 @@ const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
   console.error(`[payrail/http] ${method} ${path} failed:`, error);
 };
 
-const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => ({
-  param: (name) => pathParameter(c.req.param(name) ?? ''),
-  query: c.req.query(),
+const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => {
   // An upstream body is the provider's own format: read for it, described by no codec here.
-  body: route.body === undefined && route.scope !== 'upstream' ? undefined : await readJsonBody(c),
-});
+  const reads = route.body !== undefined || route.scope === 'upstream';
+  // A body sent to a POST or DELETE that reads none is still read to its end (within the body
+  // limit) and dropped: Node closes a kept-alive connection whose request body was left unread,
+  // and the client's next request on it would fail with no answer (found by fuzzing, issue 13).
+  if (!reads && route.method !== 'get') await c.req.arrayBuffer();
+  return {
+    param: (name) => pathParameter(c.req.param(name) ?? ''),
+    query: c.req.query(),
+    body: reads ? await readJsonBody(c) : undefined,
+  };
+};
 
 export const createApp = (deps: AppDeps) => {
   const { engine } = deps;
