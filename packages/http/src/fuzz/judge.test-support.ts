@@ -107,7 +107,7 @@ export const judge = (
   if (!/^application\/json\b/.test(answer.contentType ?? '')) {
     fail(request, `${key} answered ${answer.contentType} instead of JSON`, status, text);
   }
-  if (/\n\s+at |\.ts:\d+|\.js:\d+|node:internal/.test(text)) {
+  if (/\n\s+at |\bat \S+ \(|\.[cm]?[jt]s:\d+:\d+\)|node:internal\//.test(text)) {
     fail(request, `${key} answered something like a stack`, status, text);
   }
   let body: { code?: unknown; message?: unknown; data?: unknown };

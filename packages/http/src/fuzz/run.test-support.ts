@@ -9,7 +9,7 @@ import type { Store } from '@payrail/core';
 import fc from 'fast-check';
 import { afterAll } from 'vitest';
 import { judge, routeOf, summaryLine, tally } from './judge.test-support.js';
-import { type FuzzRequest, fuzzRequests } from './mutations.test-support.js';
+import { describeRequest, type FuzzRequest, fuzzRequests } from './mutations.test-support.js';
 import { buildWorld, writeWatchedStore } from './world.test-support.js';
 
 const countFrom = (name: string, fallback: number): number => {
@@ -78,6 +78,8 @@ export const fuzzRoute = async (
     fc.asyncProperty(fuzzRequests({ ...target, method, template }), async (request) => {
       const before = counts === undefined ? undefined : await counts();
       watched.takeWrites();
+      if (process.env.FUZZ_TRACE !== undefined && sent >= Number(process.env.FUZZ_TRACE))
+        console.log('TRACE', sent, describeRequest(request));
       const answer = await send(world, request);
       sent += 1;
       const refused = answer.status < 200 || answer.status >= 300;
@@ -161,6 +163,8 @@ export const overSocket =
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (error) =>
+        reject(new Error(`${error.message} on ${describeRequest(request)}`, { cause: error })),
+      );
       req.end(body);
     });
