@@ -6,7 +6,7 @@
  */
 import { payrailError } from '@payrail/core';
 import type { Engine } from '@payrail/engine';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
   type ClientIpResolver,
@@ -94,6 +94,10 @@ const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => 
   };
 };
 
+/** Whether the request announces a body (a length above zero, or chunks). */
+const hasBody = (headers: Headers): boolean =>
+  headers.has('transfer-encoding') || Number(headers.get('content-length') ?? '0') > 0;
+
 export const createApp = (deps: AppDeps) => {
   const { engine } = deps;
   const app = new Hono<MerchantEnv>();
@@ -126,6 +130,15 @@ export const createApp = (deps: AppDeps) => {
   // A GET's body is never read, and looking for one makes Node's adapter build the whole
   // `Request` object, which most of a GET's cost was (docs/performance.md).
   app.use('*', (c, next) => (c.req.method === 'GET' ? next() : limitBody(c, next)));
+  // An answer given before the body was read (a refused credential, a limit) leaves the rest of
+  // the body on the connection, which Node then closes: say so, so that a keep-alive client
+  // opens a new one rather than send its next request into a closing socket (found by fuzzing
+  // over a socket, issue 13).
+  const closeAfterUnreadBody: MiddlewareHandler = async (c, next) => {
+    await next();
+    if (!c.req.raw.bodyUsed && hasBody(c.req.raw.headers)) c.header('Connection', 'close');
+  };
+  app.use('*', (c, next) => (c.req.method === 'GET' ? next() : closeAfterUnreadBody(c, next)));
   const { failedAuthentications = 50, requestsPerSecond = 100, now } = deps.addressLimit ?? {};
   const clock = now === undefined ? {} : { now };
   const failures = tokenBucketLimiter({

@@ -53,6 +53,8 @@ export interface Sent {
   readonly status: number;
   readonly contentType: string | null;
   readonly text: string;
+  /** Over a socket: the answer's `Connection` header. */
+  readonly connection?: string;
 }
 
 /**
@@ -158,6 +160,7 @@ export const overSocket =
               status: res.statusCode ?? 0,
               contentType: res.headers['content-type'] ?? null,
               text: Buffer.concat(chunks).toString('utf8'),
+              connection: res.headers.connection ?? '',
             }),
           );
           res.on('error', reject);

@@ -2,7 +2,8 @@
  * A body sent to a route that reads none (submit, cancel, delete, rotate...) must not cost the
  * client its kept-alive connection: Node closes a connection whose request body was left unread,
  * and the next request on it failed with `socket hang up` and no answer (found by fuzzing the
- * HTTP edge over a socket, issue 13). The app reads such a body to its end and drops it.
+ * HTTP edge over a socket, issue 13). The app reads such a body to its end and drops it; a body
+ * left unread because the request was refused first is answered with `Connection: close`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineApp, quickPayout } from '../engine-app.test-support.js';
@@ -54,5 +55,26 @@ describe('a body sent to a route that reads none, over a kept-alive connection',
       code: 0,
       data: { payout: { status: 'cancelled' } },
     });
+  });
+
+  it('a body refused before it is read (a bad credential) closes the connection with `Connection: close`, and the next request is answered', async () => {
+    const send = overSocket(new URL(server.url));
+    const first = await send({
+      method: 'POST',
+      path: '/payment/webhooks',
+      headers: { Authorization: 'Bearer not-a-token', 'Content-Type': 'application/json' },
+      body: `{"pad":"${'x'.repeat(900_000)}"}`,
+      kind: 'unread body',
+    });
+    expect(first.status).toBe(401);
+    expect(first.connection).toBe('close');
+    const second = await send({
+      method: 'GET',
+      path: '/payment/account',
+      headers: { Authorization: `Bearer ${token}` },
+      body: undefined,
+      kind: 'next request',
+    });
+    expect(JSON.parse(second.text)).toMatchObject({ code: 0 });
   });
 });
