@@ -639,4 +639,3 @@ export const buildWorld = async (store: Store) => {
   };
   return { h, targets };
 };
-
