@@ -14,6 +14,7 @@ import {
   answerOf,
   BalanceView,
   ClockView,
+  type ErrorKey,
   FundingView,
   IssuedApiKeyView,
   MerchantCreateRequest,
@@ -45,6 +46,41 @@ const admin = <C extends AnswerCodec>(
   route: Omit<TypedRoute<OpenRoute, C>, 'scope' | 'tag'> & { readonly tag?: string },
 ): OpenRoute => openRoute<C>({ scope: 'admin', tag: 'admin', ...route });
 
+/**
+ * What the payout configuration's bodies answer beyond the common body messages, one list per
+ * codec, shared by its create and its update (an update is decoded as a create over the stored
+ * value): a status outside the list, a currency the catalogue does not know, a method's currency
+ * of the other type, a network schema's unknown rule, a route's beneficiary field outside the
+ * profile and its max_amount below its min_amount (`invalid max_amount`). A create's id already
+ * taken answers `invalid method_id` / `invalid code`; a method's network must exist.
+ */
+const payoutMethodBodyErrors: readonly ErrorKey[] = [
+  'invalid_status',
+  'currency_not_supported',
+  'payout_method_not_supported_for_currency_type',
+  'network_not_found',
+];
+const payoutNetworkBodyErrors: readonly ErrorKey[] = [
+  'invalid_status',
+  'schema_required',
+  'account_field_invalid_hint',
+];
+const payoutRouteBodyErrors: readonly ErrorKey[] = [
+  'invalid_status',
+  'currency_required',
+  'currency_not_supported',
+  'method_id_required',
+  'account_field_unknown',
+  'invalid_query_param',
+  'invalid_decimal',
+  'decimal_too_large',
+];
+/** The pay tokens of an account or a payment: an unknown token id, a pair the catalogue lacks. */
+const payTokenErrors: readonly ErrorKey[] = [
+  'invalid_pay_currency',
+  'network_currency_unsupported',
+];
+
 export const adminRoutes: readonly OpenRoute[] = [
   admin({
     method: 'post',
@@ -53,6 +89,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Create a merchant and its first account (answers notify_secret once)',
     body: MerchantCreateRequest,
     example: { name: 'Acme', currencies: ['USD', 'USDT'] },
+    errors: ['currency_not_supported'],
     response: {
       description: 'data.merchant (with the notify_secret, this once) and data.account',
       codec: answerOf({ merchant: MerchantView, account: AccountView }),
@@ -65,7 +102,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     operationId: 'adminUpdateAccount',
     summary: 'Account settings: status, verification, auto-approve, products, pay tokens',
     body: AccountUpdateRequest,
-    errors: ['account_id_not_found', 'no_changes'],
+    errors: ['account_id_not_found', 'no_changes', 'invalid_status', ...payTokenErrors],
     response: resource('account', AccountView),
     run: (engine, r) => engine.admin.updateAccount(r.param('account_id'), r.body),
   }),
@@ -169,6 +206,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       currencies: ['USD'],
       network_codes: ['WALLETA'],
     },
+    errors: [...payoutMethodBodyErrors, 'invalid_query_param'],
     response: resource('payout_method', PayoutMethodView),
     run: (engine, r) => engine.admin.createPayoutMethod(r.body),
   }),
@@ -179,7 +217,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Change a payout method',
     tag: 'admin configuration',
     body: PayoutMethodRequest,
-    errors: ['method_id_not_found', 'no_changes'],
+    errors: ['method_id_not_found', 'no_changes', ...payoutMethodBodyErrors],
     response: resource('payout_method', PayoutMethodView),
     run: (engine, r) => engine.admin.updatePayoutMethod(r.param('method_id'), r.body),
   }),
@@ -205,6 +243,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       name: 'Wallet C',
       fields: [{ field_key: 'walletc_email', required: true, validation_rule: 'email' }],
     },
+    errors: [...payoutNetworkBodyErrors, 'invalid_query_param'],
     response: resource('payout_network', PayoutNetworkView),
     run: (engine, r) => engine.admin.createPayoutNetwork(r.body),
   }),
@@ -215,7 +254,7 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Change a payout network',
     tag: 'admin configuration',
     body: PayoutNetworkRequest,
-    errors: ['network_code_not_found', 'no_changes'],
+    errors: ['network_code_not_found', 'no_changes', ...payoutNetworkBodyErrors],
     response: resource('payout_network', PayoutNetworkView),
     run: (engine, r) => engine.admin.updatePayoutNetwork(r.param('code'), r.body),
   }),
@@ -242,8 +281,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'payout_method_not_supported_for_currency_type',
       'payout_channel_not_found',
       'merchant_account_not_found',
-      'invalid_decimal',
-      'decimal_too_large',
+      ...payoutRouteBodyErrors,
     ],
     example: {
       currency: 'USD',
@@ -271,8 +309,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'payout_method_not_supported_for_currency_type',
       'payout_channel_not_found',
       'merchant_account_not_found',
-      'invalid_decimal',
-      'decimal_too_large',
+      ...payoutRouteBodyErrors,
     ],
     response: resource('route', PayoutRouteView),
     run: (engine, r) => engine.admin.updateRoute(r.param('route_id'), r.body),
@@ -288,6 +325,7 @@ export const adminRoutes: readonly OpenRoute[] = [
       'account_id_not_found',
       'forbidden',
       'currency_not_supported',
+      'amount_must_be_positive',
       'invalid_decimal',
       'decimal_too_large',
     ],
@@ -304,7 +342,13 @@ export const adminRoutes: readonly OpenRoute[] = [
     summary: 'Sandbox only: the upstream outcome of an approved payout',
     tag: 'sandbox',
     body: SandboxExecutionRequest,
-    errors: ['payout_not_found', 'forbidden', 'invalid_payout_status', 'account_frozen'],
+    errors: [
+      'payout_not_found',
+      'forbidden',
+      'invalid_payout_status',
+      'payout_already_processing',
+      'account_frozen',
+    ],
     response: resource('payout', PayoutView),
     run: (engine, r) => engine.admin.sandboxExecution(r.param('payout_id'), r.body),
   }),
@@ -320,6 +364,9 @@ export const adminRoutes: readonly OpenRoute[] = [
       'network_currency_not_allowed',
       'invalid_upstream_deposit_payload',
       'forbidden',
+      'invalid_status',
+      ...payTokenErrors,
+      'amount_must_be_positive',
       'invalid_decimal',
       'decimal_too_large',
     ],

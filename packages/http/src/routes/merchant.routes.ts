@@ -53,6 +53,9 @@ const payoutGroups = ['payout', 'beneficiary', 'beneficiary_account'] as const;
 /** What any decimal amount of a body may answer beyond its own rule (the currency's scale). */
 const amountErrors = ['invalid_decimal', 'decimal_too_large'] as const;
 
+/** What a crypto batch item's codec may answer: its amount, its network not a crypto network. */
+const batchItemErrors = [...amountErrors, 'network_not_found'] as const;
+
 /** What submitting or cancelling a payout may answer besides success. */
 const payoutTransitionErrors = [
   'payout_not_found',
@@ -311,7 +314,8 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: BeneficiaryCreateRequest,
     example: { method_id: 1, name: 'Jane Doe', fields: { payee_id: 'payee1001', country: 'US' } },
     errorGroups: ['beneficiary'],
-    errors: ['method_id_required', 'payout_method_not_found'],
+    // A key of `fields` outside the beneficiary profile: `unknown field fields.<key>`.
+    errors: ['method_id_required', 'payout_method_not_found', 'account_field_unknown'],
     response: resource('beneficiary', BeneficiaryView),
     run: (engine, caller, r) => engine.beneficiaries.create(caller, r.body),
   }),
@@ -506,7 +510,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'currency_required',
       'payout_method_not_found',
       'payout_route_not_configured',
-      ...amountErrors,
+      ...batchItemErrors,
     ],
     response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.create(caller, r.body),
@@ -533,7 +537,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     permissions: ['payment.payout.create'],
     body: CryptoBatchItemsRequest('USDT'),
     errorGroups: ['crypto_batch'],
-    errors: amountErrors,
+    errors: ['payout_route_not_configured', ...batchItemErrors],
     response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.addItems(caller, r.param('batch_id'), r.body),
   }),
@@ -592,6 +596,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     body: WebhookCreateRequest,
     example: { url: 'https://merchant.example/webhooks', events: ['acquiring.*'] },
     errorGroups: ['webhook'],
+    errors: ['invalid_status'],
     response: resource('webhook', WebhookWithSecretView, 'with its secret'),
     run: (engine, caller, r) => engine.webhooks.create(caller, r.body),
   }),
