@@ -118,6 +118,15 @@ describe('resolvePayToken', () => {
     expect(rejected(null).message).toBe('invalid pay currency: null');
   });
 
+  it('an object whose toString is not a function is invalid pay currency, not a TypeError (found by fuzzing)', () => {
+    const parsed: unknown = JSON.parse('{"toString": null}');
+    expect(rejected(parsed)).toMatchObject({
+      message: 'invalid pay currency: [object Object]',
+      httpStatus: 400,
+      code: 51,
+    });
+  });
+
   it.each([
     ['TRON_USDC', 'unsupported network/currency: TRON/USDC'],
     ['FOO_BAR', 'unsupported network/currency: FOO/BAR'],

@@ -64,6 +64,19 @@ export const isPayTokenId = (value: unknown): value is PayTokenId =>
 const payTokenIdShape = /^[A-Z][A-Z0-9]*_[A-Z][A-Z0-9]*$/;
 
 /**
+ * How a requested id that is not one reads in the message. `String` throws on an object whose
+ * `toString` is not a function (`{"toString": null}` parses from JSON), so such a value reads as
+ * its tag instead (found by fuzzing, issue 13).
+ */
+const shownId = (id: unknown): string => {
+  try {
+    return String(id);
+  } catch {
+    return Object.prototype.toString.call(id);
+  }
+};
+
+/**
  * Resolves a requested id. A malformed one (a bare `USDT`, lower case) is
  * `invalid pay currency: <id>`; a well-formed one that is not a known, enabled token is
  * `unsupported network/currency: <network>/<currency>` (decisions §4).
@@ -73,7 +86,7 @@ export const resolvePayToken = (
   enabled: readonly PayTokenId[] = payTokenIds,
 ): E.Either<PayrailError, PayToken> => {
   if (typeof id !== 'string' || !payTokenIdShape.test(id)) {
-    return E.left(payrailError('invalid_pay_currency', { id: String(id) }));
+    return E.left(payrailError('invalid_pay_currency', { id: shownId(id) }));
   }
   const cut = id.lastIndexOf('_');
   if (!isPayTokenId(id) || !enabled.includes(id)) {
