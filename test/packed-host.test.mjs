@@ -1,5 +1,5 @@
-// payrail as a host installs it: every package packed (`pnpm -r pack`), the tarballs installed
-// with npm into a fresh project outside the workspace, each package imported by plain `node`,
+// payrail as a host installs it: every published package packed (`pnpm -r pack`), the tarballs
+// installed with npm into a fresh project outside the workspace, each package imported by `node`,
 // a consumer type-checked under strict nodenext against the packed types, the `payrail` bin
 // run, and every program under examples/ run there. Needs the packages built (`pnpm build`)
 // and the npm registry for payrail's own dependencies.
@@ -13,9 +13,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const packageDirs = readdirSync(join(root, 'packages'));
-const manifests = packageDirs.map((dir) =>
-  JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
-);
+/** What a host can install: every package but the private tools (the simulation, the bench). */
+const manifests = packageDirs
+  .map((dir) => JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')))
+  .filter((manifest) => manifest.private !== true);
 /** Every entry a host can import: `@payrail/core`, `@payrail/core/testing`, ... */
 const entryNames = manifests.flatMap(({ name, exports }) =>
   Object.keys(exports).map((subpath) => (subpath === '.' ? name : `${name}${subpath.slice(1)}`)),
@@ -42,7 +43,10 @@ const nodeIn = (code, env = {}) =>
   });
 
 before(() => {
-  run('npx', ['-y', 'pnpm@10', '-r', 'pack', '--pack-destination', tarballs], { cwd: root });
+  const published = manifests.flatMap(({ name }) => ['--filter', name]);
+  run('npx', ['-y', 'pnpm@10', '-r', ...published, 'pack', '--pack-destination', tarballs], {
+    cwd: root,
+  });
   cpSync(join(root, 'test', 'packed-host'), host, { recursive: true });
   cpSync(join(root, 'examples'), join(host, 'examples'), { recursive: true });
   writeFileSync(
