@@ -54,7 +54,7 @@ const payoutGroups = ['payout', 'beneficiary', 'beneficiary_account'] as const;
 const amountErrors = ['invalid_decimal', 'decimal_too_large'] as const;
 
 /** What a crypto batch item's codec may answer: its amount, its network not a crypto network. */
-const batchItemErrors = [...amountErrors, 'network_not_found'] as const;
+const batchItemErrors = [...amountErrors, 'amount_must_be_positive', 'network_not_found'] as const;
 
 /** What submitting or cancelling a payout may answer besides success. */
 const payoutTransitionErrors = [
