@@ -7,8 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  databaseUrl,
+  dropSchema,
+  freshSchema,
+  postgresSkipped,
+} from './process-load.test-support.js';
 import {
   adminToken,
   expectDurable,
@@ -17,33 +22,10 @@ import {
   walkthrough,
 } from './server-process.test-support.js';
 
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const inCI = process.env.CI === 'true';
+const skipped = await postgresSkipped('the server-process test on PostgreSQL');
 
-const probe = async (): Promise<string | undefined> => {
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-};
-
-const unavailable = await probe();
-if (unavailable !== undefined && !inCI) {
-  console.warn(
-    `PostgreSQL does not answer at ${databaseUrl} (${unavailable}): the server-process test on ` +
-      'PostgreSQL is skipped. Start PostgreSQL or set DATABASE_URL to run it.',
-  );
-}
-
-describe.skipIf(unavailable !== undefined && !inCI)('the server process on PostgreSQL', () => {
-  const schema = `payrail_srv_${randomBytes(6).toString('hex')}`;
+describe.skipIf(skipped)('the server process on PostgreSQL', () => {
+  const schema = freshSchema('payrail_srv');
   const keySecret = randomBytes(32).toString('base64url');
   let dataDir = '';
   const running: ServerProcess[] = [];
@@ -54,13 +36,7 @@ describe.skipIf(unavailable !== undefined && !inCI)('the server process on Postg
   afterAll(async () => {
     await Promise.all(running.map((server) => server.stop('SIGKILL')));
     await rm(dataDir, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
+    await dropSchema(schema);
   });
 
   const start = async () => {

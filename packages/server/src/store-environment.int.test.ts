@@ -4,41 +4,24 @@
  * environment refuses it. Runs wherever a server answers (CI always); skipped with a message
  * elsewhere.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EnvRecord, parseConfig } from './config.js';
 import { startPayrail } from './payrail-server.js';
+import {
+  databaseUrl,
+  dropSchema,
+  postgresSkipped,
+  freshSchema as schemaNamed,
+} from './process-load.test-support.js';
 import { call } from './server-process.test-support.js';
 
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const inCI = process.env.CI === 'true';
 const adminToken = 'operator-token-0123456789';
+const skipped = await postgresSkipped('the store environment test on PostgreSQL');
 
-const unavailable = await (async (): Promise<string | undefined> => {
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-})();
-if (unavailable !== undefined && !inCI) {
-  console.warn(
-    `PostgreSQL does not answer at ${databaseUrl} (${unavailable}): the store environment ` +
-      'test on PostgreSQL is skipped. Start PostgreSQL or set DATABASE_URL to run it.',
-  );
-}
-
-describe.skipIf(unavailable !== undefined && !inCI)(
+describe.skipIf(skipped)(
   'sandbox money becomes live money: the server on a PostgreSQL schema',
   () => {
     const schemas: string[] = [];
@@ -48,17 +31,11 @@ describe.skipIf(unavailable !== undefined && !inCI)(
     });
     afterAll(async () => {
       await rm(dataDir, { recursive: true, force: true });
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
+      for (const schema of schemas) await dropSchema(schema);
     });
 
     const freshSchema = (): string => {
-      const schema = `payrail_env_${randomBytes(6).toString('hex')}`;
+      const schema = schemaNamed('payrail_env');
       schemas.push(schema);
       return schema;
     };
