@@ -235,3 +235,20 @@ export const quickPayout = (reference: string) => ({
   beneficiary: { name: 'Jane Doe', fields: { payee_id: `payee${reference}` } },
   beneficiary_account: { network_code: 'WALLETA', fields: { walleta_email: 'jane@example.com' } },
 });
+
+/**
+ * An acquiring order body in direct mode on TRON_USDT, so the answer carries its deposit address
+ * at once: what the upstream, payment-id and non-text suites pay into.
+ */
+export const directTronOrder = (outTradeNo: string, webhookId: string, orderAmount = '30.00') => ({
+  out_trade_no: outTradeNo,
+  order_currency: 'USD',
+  order_amount: orderAmount,
+  allowed_pay_currencies: ['TRON_USDT'],
+  expire_seconds: 600,
+  underpay_tolerance: '0',
+  notify_webhook_id: webhookId,
+  mode: 'direct',
+  network: 'TRON',
+  currency: 'USDT',
+});

@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
+  directTronOrder,
   type EngineApp,
   engineApp,
   quickPayout,
@@ -65,18 +66,7 @@ describe.each(storesUnderTest)('finding 5: strings that are not text ($name)', (
       })
     ).body.data;
     const { data } = (
-      await as.post('/payment/acquiring/orders', {
-        out_trade_no: 'NT-1',
-        order_currency: 'USD',
-        order_amount: '30.00',
-        allowed_pay_currencies: ['TRON_USDT'],
-        expire_seconds: 600,
-        underpay_tolerance: '0',
-        notify_webhook_id: webhook.webhook_id,
-        mode: 'direct',
-        network: 'TRON',
-        currency: 'USDT',
-      })
+      await as.post('/payment/acquiring/orders', directTronOrder('NT-1', webhook.webhook_id))
     ).body;
     orderId = data.order.order_id;
     address = data.payment_address.address;

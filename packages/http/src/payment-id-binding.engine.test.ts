@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
+  directTronOrder,
   type EngineApp,
   engineApp,
   operatorToken,
@@ -55,18 +56,10 @@ describe.each(storesUnderTest)('a payment id is bound to its first order ($name)
       }),
     );
     const { order } = ok(
-      await as.post('/payment/acquiring/orders', {
-        out_trade_no: `BIND-${merchants}`,
-        order_currency: 'USD',
-        order_amount: '10.00',
-        allowed_pay_currencies: ['TRON_USDT'],
-        expire_seconds: 600,
-        underpay_tolerance: '0',
-        notify_webhook_id: webhook.webhook_id,
-        mode: 'direct',
-        network: 'TRON',
-        currency: 'USDT',
-      }),
+      await as.post(
+        '/payment/acquiring/orders',
+        directTronOrder(`BIND-${merchants}`, webhook.webhook_id, '10.00'),
+      ),
     );
     return { as, orderId: order.order_id as string };
   };

@@ -12,7 +12,13 @@ import {
   signSandboxUpstream,
 } from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, type EngineApp, engineApp, refusalOf } from './engine-app.test-support.js';
+import {
+  type Answer,
+  directTronOrder,
+  type EngineApp,
+  engineApp,
+  refusalOf,
+} from './engine-app.test-support.js';
 import { storesUnderTest } from './stores.test-support.js';
 
 /** The sandbox provider's signing secret: its chain watcher signs every report. */
@@ -62,18 +68,10 @@ describe.each(storesUnderTest)('one payment id pays one order (real engine, $nam
     );
     const order = async (n: number) => {
       const data = ok(
-        await as.post('/payment/acquiring/orders', {
-          out_trade_no: `REUSE-${merchants}-${n}`,
-          order_currency: 'USD',
-          order_amount: '10.00',
-          allowed_pay_currencies: ['TRON_USDT'],
-          expire_seconds: 600,
-          underpay_tolerance: '0',
-          notify_webhook_id: webhook.webhook_id,
-          mode: 'direct',
-          network: 'TRON',
-          currency: 'USDT',
-        }),
+        await as.post(
+          '/payment/acquiring/orders',
+          directTronOrder(`REUSE-${merchants}-${n}`, webhook.webhook_id, '10.00'),
+        ),
       );
       return {
         orderId: data.order.order_id as string,

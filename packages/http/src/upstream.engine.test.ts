@@ -13,7 +13,13 @@ import {
   signSandboxUpstream,
 } from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, type EngineApp, engineApp, refusalOf } from './engine-app.test-support.js';
+import {
+  type Answer,
+  directTronOrder,
+  type EngineApp,
+  engineApp,
+  refusalOf,
+} from './engine-app.test-support.js';
 import { storesUnderTest } from './stores.test-support.js';
 
 const refusal = (status: number, code: number, message: string) => ({
@@ -84,16 +90,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
     );
     const data = ok(
       await as.post('/payment/acquiring/orders', {
-        out_trade_no: `UP-${orders}`,
-        order_currency: 'USD',
-        order_amount: '30.00',
-        allowed_pay_currencies: ['TRON_USDT'],
-        expire_seconds: 600,
-        underpay_tolerance: '0',
-        notify_webhook_id: webhook.webhook_id,
-        mode: 'direct',
-        network: 'TRON',
-        currency: 'USDT',
+        ...directTronOrder(`UP-${orders}`, webhook.webhook_id),
         ...overrides,
       }),
     );
