@@ -3,7 +3,7 @@
  * and two merchants would: the sandbox catalogue, a merchant and keys, funding, a payout from draft
  * to completed, a cancelled one, beneficiaries, webhooks, an order paid through the checkout
  * calls, a closed one, and a four-eyes crypto batch. The last test checks that every route of
- * the table answered a success at least once. On the memory store and on PostgreSQL (PGlite).
+ * the table answered a success at least once. On every store of stores.test-support.ts.
  */
 import {
   generateSandboxUpstreamSecret,

@@ -1,6 +1,6 @@
 /**
  * Every message of the error catalogue, reached through HTTP on the real engine, on every store
- * the HTTP suites use (memory, PGlite, and a PostgreSQL server when one answers).
+ * the HTTP suites use (memory, the embedded PostgreSQL, and a PostgreSQL server when one answers).
  *
  * The test is driven from the catalogue: each key has either a scenario (set up what it needs
  * through the admin and merchant APIs, then make one request) whose answer must be exactly the

@@ -24,7 +24,8 @@ export type CliCommand =
       /** As typed: an amount is never a JavaScript number. */
       readonly amount: string;
     }
-  | { readonly kind: 'config.show' };
+  | { readonly kind: 'config.show' }
+  | { readonly kind: 'store.migrate' };
 
 export interface CliInvocation {
   readonly command: CliCommand;
@@ -57,6 +58,10 @@ Commands:
   config show
       Prints the server configuration the current environment gives, secrets redacted
       (local: no server needed).
+  store migrate
+      Moves the PGlite database an earlier payrail wrote in PAYRAIL_DATA_DIR (pgdata/) into
+      the embedded PostgreSQL, and keeps the old files as pgdata.migrated-<time>/ (local: stop
+      the server first).
   help
       Prints this text.
 
@@ -96,6 +101,7 @@ const commandOptions: Readonly<Record<string, readonly OptionName[]>> = {
   'key issue': ['account', 'permissions', 'env', 'ip', 'expires-in', 'name'],
   'account credit': ['account', 'currency', 'amount'],
   'config show': [],
+  'store migrate': [],
 };
 
 const list = (raw: string): string[] =>
@@ -174,6 +180,8 @@ const buildCommand = (name: string, values: Values): CliCommand => {
         currency: required(values, 'currency'),
         amount: required(values, 'amount'),
       };
+    case 'store migrate':
+      return { kind: 'store.migrate' };
     default:
       return { kind: 'config.show' };
   }

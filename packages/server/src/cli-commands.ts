@@ -1,9 +1,11 @@
 /**
- * What each `payrail` command does: an admin API call to a running server (PGlite's data
- * directory belongs to the server process, so the CLI never opens the store), printed for a
- * person, or as JSON with `--json`. Answers the process exit code.
+ * What each `payrail` command does: an admin API call to a running server (the data directory
+ * belongs to the server process, so these never open the store), printed for a person, or as
+ * JSON with `--json`; or a local task on the configuration or a stopped server's data directory.
+ * Answers the process exit code.
  */
 
+import { lockDataDir } from '@payrail/store-postgres';
 import {
   type CliCommand,
   type CliInvocation,
@@ -11,7 +13,9 @@ import {
   parseCliArguments,
   usage,
 } from './cli-arguments.js';
-import { describeConfig, type EnvRecord, parseConfig } from './config.js';
+import { describeConfig, type EnvRecord, parseConfig, type ServerConfig } from './config.js';
+import { migratePGliteData } from './embedded-store.js';
+import { errorSummary } from './timer-loop.js';
 
 export interface CliIo {
   readonly env: EnvRecord;
@@ -25,13 +29,16 @@ export interface CliIo {
 
 const exitCodes = { done: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
+/** The commands that need no server. */
+type LocalCommand = 'help' | 'config.show' | 'store.migrate';
+
 interface AdminCall {
   readonly method: 'POST';
   readonly path: string;
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-const adminCallOf = (command: Exclude<CliCommand, { kind: 'help' | 'config.show' }>): AdminCall => {
+const adminCallOf = (command: Exclude<CliCommand, { kind: LocalCommand }>): AdminCall => {
   switch (command.kind) {
     case 'merchant.create':
       return {
@@ -156,7 +163,7 @@ const refusalHint = (command: CliCommand, status: number): string => {
 
 const callServer = async (
   invocation: CliInvocation,
-  command: Exclude<CliCommand, { kind: 'help' | 'config.show' }>,
+  command: Exclude<CliCommand, { kind: LocalCommand }>,
   io: CliIo,
 ): Promise<number> => {
   const token = io.env.PAYRAIL_ADMIN_TOKEN;
@@ -201,14 +208,18 @@ const callServer = async (
   return exitCodes.done;
 };
 
-const showConfig = (invocation: CliInvocation, io: CliIo): number => {
+const configOrErrors = (io: CliIo): ServerConfig | undefined => {
   const parsed = parseConfig(io.env, io.cwd);
-  if (!parsed.ok) {
-    io.err('payrail: the configuration is not valid:');
-    for (const error of parsed.errors) io.err(`  - ${error}`);
-    return exitCodes.usage;
-  }
-  const entries = describeConfig(parsed.config);
+  if (parsed.ok) return parsed.config;
+  io.err('payrail: the configuration is not valid:');
+  for (const error of parsed.errors) io.err(`  - ${error}`);
+  return undefined;
+};
+
+const showConfig = (invocation: CliInvocation, io: CliIo): number => {
+  const config = configOrErrors(io);
+  if (config === undefined) return exitCodes.usage;
+  const entries = describeConfig(config);
   if (invocation.json) {
     io.out(JSON.stringify(Object.fromEntries(entries.map((e) => [e.name, e.value])), null, 2));
     return exitCodes.done;
@@ -216,6 +227,40 @@ const showConfig = (invocation: CliInvocation, io: CliIo): number => {
   const width = Math.max(...entries.map((e) => e.name.length));
   for (const entry of entries) io.out(`${entry.name.padEnd(width)}  ${entry.value}`);
   return exitCodes.done;
+};
+
+/** `payrail store migrate`, with the data directory locked as a server would lock it. */
+const migrateStore = async (invocation: CliInvocation, io: CliIo): Promise<number> => {
+  const config = configOrErrors(io);
+  if (config === undefined) return exitCodes.usage;
+  if (config.database.kind !== 'embedded') {
+    io.err('payrail: store migrate moves the data of PAYRAIL_DATA_DIR; unset DATABASE_URL');
+    return exitCodes.usage;
+  }
+  try {
+    const lock = await lockDataDir(config.dataDir, {
+      display: config.dataDirDisplay,
+      remedy: 'and run store migrate again',
+    });
+    try {
+      const moved = await migratePGliteData(config);
+      if (invocation.json) {
+        io.out(JSON.stringify(moved, null, 2));
+      } else {
+        const rows = moved.tables.reduce((sum, table) => sum + table.rows, 0);
+        io.out(
+          `payrail: moved ${rows} rows in ${moved.tables.length} tables into the embedded ` +
+            `PostgreSQL in ${config.dataDirDisplay}; the PGlite files are kept in ${moved.keptAt}`,
+        );
+      }
+      return exitCodes.done;
+    } finally {
+      await lock.release();
+    }
+  } catch (error) {
+    io.err(`payrail: store migrate failed: ${errorSummary(error)}`);
+    return exitCodes.refused;
+  }
 };
 
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
@@ -233,6 +278,8 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       return exitCodes.done;
     case 'config.show':
       return showConfig(invocation, io);
+    case 'store.migrate':
+      return migrateStore(invocation, io);
     default:
       return callServer(invocation, command, io);
   }

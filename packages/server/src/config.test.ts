@@ -34,7 +34,11 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       environment: 'sandbox',
       adminToken: undefined,
-      database: { kind: 'embedded', directory: '/srv/payrail/.payrail/pgdata' },
+      database: {
+        kind: 'embedded',
+        engine: 'postgres',
+        directory: '/srv/payrail/.payrail/postgres',
+      },
       databaseSchema: 'payrail',
       dataDir: '/srv/payrail/.payrail',
       dataDirDisplay: './.payrail',
@@ -101,7 +105,8 @@ describe('parseConfig', () => {
     expect(config.dataDirDisplay).toBe('data');
     expect(config.database).toEqual({
       kind: 'embedded',
-      directory: '/home/me/payrail/data/pgdata',
+      engine: 'postgres',
+      directory: '/home/me/payrail/data/postgres',
     });
     expect(config.keySecret).toEqual({ kind: 'file', path: '/home/me/payrail/data/key-secret' });
   });

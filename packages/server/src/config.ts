@@ -12,8 +12,18 @@ import { isSandboxUpstreamSecret } from '@payrail/sandbox';
 /** `process.env`, or any record like it. */
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
 
+/**
+ * The database payrail runs in the data directory when DATABASE_URL is unset (ADR 0037): a
+ * PostgreSQL server it starts and owns (durable; the default), or PGlite in its own process.
+ */
+export type EmbeddedEngine = 'postgres' | 'pglite';
+
 export type DatabaseConfig =
-  | { readonly kind: 'embedded'; readonly directory: string }
+  | {
+      readonly kind: 'embedded';
+      readonly engine: EmbeddedEngine;
+      readonly directory: string;
+    }
   | { readonly kind: 'server'; readonly connectionString: string };
 
 export type KeySecretSource =
@@ -82,8 +92,9 @@ const minAdminTokenLength = 16;
 
 /** Where the generated key secret is kept (mode 0600). */
 const keySecretFileIn = (dataDir: string): string => join(dataDir, 'key-secret');
-/** Where the embedded PostgreSQL keeps its files. */
-export const embeddedDatabaseIn = (dataDir: string): string => join(dataDir, 'pgdata');
+/** Where each embedded database keeps its files; `pgdata` is where PGlite always has. */
+export const embeddedDatabaseIn = (dataDir: string, engine: EmbeddedEngine = 'postgres'): string =>
+  join(dataDir, engine === 'postgres' ? 'postgres' : 'pgdata');
 
 const present = (value: string | undefined): value is string =>
   value !== undefined && value.trim() !== '';
@@ -145,7 +156,16 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
 
   const database = ((): DatabaseConfig => {
     const raw = env.DATABASE_URL;
-    if (!present(raw)) return { kind: 'embedded', directory: embeddedDatabaseIn(dataDir) };
+    if (!present(raw)) {
+      const engine = ((): EmbeddedEngine => {
+        const named = env.PAYRAIL_EMBEDDED_DATABASE;
+        if (!present(named)) return 'postgres';
+        if (named === 'postgres' || named === 'pglite') return named;
+        errors.push(`PAYRAIL_EMBEDDED_DATABASE must be "postgres" or "pglite", not "${named}"`);
+        return 'postgres';
+      })();
+      return { kind: 'embedded', engine, directory: embeddedDatabaseIn(dataDir, engine) };
+    }
     if (!isPostgresUrl(raw)) {
       // Not echoed: a connection string usually carries a password.
       errors.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -383,10 +403,15 @@ export const defaultPublicUrl = (host: string, port: number): string => {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 };
 
+const embeddedNames: Readonly<Record<EmbeddedEngine, string>> = {
+  postgres: 'embedded PostgreSQL',
+  pglite: 'embedded PGlite (not flushed to disk: ADR 0037)',
+};
+
 /** `embedded PostgreSQL in ./.payrail`, or `PostgreSQL at db:5432/payrail`. */
 export const describeDatabase = (config: ServerConfig): string => {
   if (config.database.kind === 'embedded') {
-    return `embedded PostgreSQL in ${config.dataDirDisplay}`;
+    return `${embeddedNames[config.database.engine]} in ${config.dataDirDisplay}`;
   }
   const url = parseUrl(config.database.connectionString);
   const where = url === undefined ? 'a server' : `${url.host}${url.pathname}`;
@@ -417,8 +442,11 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
     value:
       config.database.kind === 'server'
         ? redactConnectionString(config.database.connectionString)
-        : `(unset: embedded PostgreSQL in ${config.database.directory})`,
+        : `(unset: ${embeddedNames[config.database.engine]} in ${config.database.directory})`,
   },
+  ...(config.database.kind === 'embedded'
+    ? [{ name: 'PAYRAIL_EMBEDDED_DATABASE', value: config.database.engine }]
+    : []),
   { name: 'PAYRAIL_DATABASE_SCHEMA', value: config.databaseSchema },
   { name: 'PAYRAIL_DATA_DIR', value: config.dataDir },
   { name: 'PAYRAIL_ALLOW_INSECURE_WEBHOOKS', value: config.allowInsecureWebhooks ? '1' : '0' },

@@ -1,6 +1,6 @@
 /**
  * The real server process killed with SIGKILL at random moments under load, on the embedded
- * store and on PostgreSQL (crash-under-load.test-support.ts says what each restart must show).
+ * default (payrail and its PostgreSQL's whole process group killed together) and on PostgreSQL (crash-under-load.test-support.ts says what each restart must show).
  * `CRASH_KILLS` kills per store (25 by default; `pnpm test:deep` runs more), `CRASH_SEED` repeats
  * a run's choices (the moments of the kills follow the machine's timing).
  */
@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createPGliteStore,
+  createEmbeddedPostgresStore,
   createPostgresStore,
   type PostgresStore,
 } from '@payrail/store-postgres';
@@ -34,6 +34,7 @@ import {
 } from './process-load.test-support.js';
 import {
   adminToken,
+  killEmbeddedDatabase,
   type ServerProcess,
   startServerProcess,
 } from './server-process.test-support.js';
@@ -90,18 +91,20 @@ const starter = (env: Record<string, string>) => {
 
 describe('crashes under load', () => {
   it(
-    `keeps every answer, the ledger, the timers and the deliveries through ${kills} SIGKILLs on the embedded store`,
+    `keeps every answer, the ledger, the timers and the deliveries through ${kills} SIGKILLs of payrail and its embedded PostgreSQL`,
     async () => {
       const random = seededRandom(seed);
+      const embedded = join(dataDir, 'embedded');
       const figures = await runCrashesUnderLoad({
         kills,
         random,
         receiver: await receiverOf(random),
-        start: starter({ PAYRAIL_DATA_DIR: join(dataDir, 'embedded') }),
-        label: `embedded store, seed ${seed}`,
+        start: starter({ PAYRAIL_DATA_DIR: embedded }),
+        afterKill: () => killEmbeddedDatabase(embedded),
+        label: `embedded PostgreSQL, seed ${seed}`,
         readStore: async () => {
-          const store = await createPGliteStore({
-            dataDir: embeddedDatabaseIn(join(dataDir, 'embedded')),
+          const store = await createEmbeddedPostgresStore({
+            dataDir: embeddedDatabaseIn(embedded),
           });
           try {
             return await contentsOf(store);

@@ -76,6 +76,8 @@ export interface CrashRun {
   readonly label: string;
   /** Reads the store itself (an oracle of raw SQL) once the last process has stopped. */
   readonly readStore: () => Promise<StoreContents>;
+  /** Right after each SIGKILL of the server: kill what else a machine crash takes with it. */
+  readonly afterKill?: () => void;
 }
 
 export interface StoreContents {
@@ -366,6 +368,7 @@ export const runCrashesUnderLoad = async (run: CrashRun): Promise<CrashFigures> 
     ]);
     await new Promise((resolve) => setTimeout(resolve, random.int(0, 60)));
     const exit = await server.stop('SIGKILL');
+    run.afterKill?.();
     expect(exit.signal, where('the kill')).toBe('SIGKILL');
     figures.kills += 1;
     await Promise.all(loops);

@@ -9,7 +9,7 @@ export * from './cli-commands.js';
 export * from './config.js';
 export * from './create-payrail.js';
 export * from './credentials.js';
-export * from './data-dir-lock.js';
+export * from './embedded-store.js';
 export * from './facade.js';
 export * from './payrail-server.js';
 export * from './timer-loop.js';

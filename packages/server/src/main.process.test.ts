@@ -1,5 +1,5 @@
 /**
- * The real server process on the embedded PostgreSQL (PGlite), as the README starts it: the
+ * The real server process on the embedded PostgreSQL, as the README starts it: the
  * walkthrough over real HTTP, the `payrail` CLI against it, a clean SIGTERM, and a restart on
  * the same data directory that finds everything where it was.
  */
@@ -100,7 +100,9 @@ describe('the server process on the embedded store', () => {
       PAYRAIL_ADMIN_TOKEN: adminToken,
     });
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain('payrail: could not start: Error: another payrail process');
+    expect(second.stderr).toContain(
+      'payrail: could not start: DataDirInUse: another payrail process',
+    );
 
     const exit = await server.stop('SIGTERM');
     expect(exit).toMatchObject({ code: 0, signal: null });

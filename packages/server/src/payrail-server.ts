@@ -1,17 +1,17 @@
 /**
- * The server: opens the store the configuration names (PGlite in the data directory, or a
- * PostgreSQL pool; both migrate on open), embeds payrail in it with `createPayrail`, listens,
+ * The server: opens the store the configuration names (the embedded PostgreSQL or PGlite in the
+ * data directory, or a PostgreSQL pool; each migrates on open), embeds payrail in it with `createPayrail`, listens,
  * and starts payrail's timer loop and webhook dispatcher; `stop()` undoes it in order.
  */
 import { createServer } from 'node:net';
 import type { Store } from '@payrail/core';
 import { type RunningServer, serve } from '@payrail/http';
 import { generateSandboxUpstreamSecret, sandboxAcquiringProvider } from '@payrail/sandbox';
-import { createPGliteStore, createPostgresStore } from '@payrail/store-postgres';
+import { lockDataDir } from '@payrail/store-postgres';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
 import { createPayrail, StoreEnvironmentError } from './create-payrail.js';
-import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
+import { openConfiguredStore } from './embedded-store.js';
 
 export interface PayrailServerOptions {
   readonly config: ServerConfig;
@@ -50,14 +50,6 @@ export interface PayrailServer {
   stop(): Promise<void>;
 }
 
-const openStore = async (config: ServerConfig): Promise<Store> =>
-  config.database.kind === 'embedded'
-    ? createPGliteStore({ dataDir: config.database.directory, schema: config.databaseSchema })
-    : createPostgresStore({
-        connectionString: config.database.connectionString,
-        schema: config.databaseSchema,
-      });
-
 /**
  * Stops accepting and resolves once every connection is gone. A keep-alive connection whose
  * request finishes after the close would otherwise idle until its timeout, so idle ones are
@@ -90,15 +82,19 @@ const pickFreePort = (host: string): Promise<number> =>
 
 export const startPayrail = async (options: PayrailServerOptions): Promise<PayrailServer> => {
   const { config, log } = options;
-  const lock: DataDirLock | undefined =
+  // The data directory (its key secret, its embedded database) belongs to one server at a time.
+  const lock =
     options.store === undefined && config.database.kind === 'embedded'
-      ? await lockDataDir(config.dataDir, config.dataDirDisplay)
+      ? await lockDataDir(config.dataDir, {
+          display: config.dataDirDisplay,
+          remedy: 'or set PAYRAIL_DATA_DIR to another directory',
+        })
       : undefined;
   let store: Store | undefined;
   let running: RunningServer | undefined;
   let inspector: ReturnType<typeof createWebSocketInspector> | undefined;
   try {
-    store = options.store ?? (await openStore(config));
+    store = options.store ?? (await openConfiguredStore(config, log));
     // checkout_url names the public URL: with PORT=0 and none configured the port is chosen
     // first, so the default public URL can name it.
     const port =

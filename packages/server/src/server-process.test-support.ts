@@ -4,10 +4,12 @@
  * real HTTP.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { permissions } from '@payrail/engine';
 import { expect } from 'vitest';
-import type { EnvRecord } from './config.js';
+import { type EnvRecord, embeddedDatabaseIn } from './config.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 /** The built server, run by plain `node` in one process, so a signal reaches the server itself. */
@@ -44,6 +46,21 @@ const exitOf = (child: ChildProcess, started: () => number): Promise<Exit> =>
     child.once('exit', (code, signal) => resolve({ code, signal, ms: Date.now() - started() }));
   });
 
+/**
+ * SIGKILLs the embedded PostgreSQL of a data directory with every process of its group (the
+ * server and its backends), as a machine that loses power would: a crash of payrail's process
+ * alone leaves the database running, to be reclaimed at the next start.
+ */
+export const killEmbeddedDatabase = (dataDir: string): void => {
+  const pidFile = join(embeddedDatabaseIn(dataDir), 'data', 'postmaster.pid');
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+};
+
 /** Runs a command to its end. */
 export const runProcess = (
   args: readonly string[],
@@ -67,14 +84,20 @@ export const runProcess = (
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 
-/** `node dist/main.js`, as `pnpm start` runs it; resolves once it prints where it listens. */
+/**
+ * `node dist/main.js`, as `pnpm start` runs it; resolves once it prints where it listens. A
+ * `launcher` (`['strace', ...]`) runs in front of node.
+ */
 export const startServerProcess = (
   env: EnvRecord,
   timeoutMs = 60_000,
   args: readonly string[] = serverMain,
+  launcher: readonly string[] = [],
 ): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const [command = process.execPath, ...before] = launcher;
+    const argv = launcher.length === 0 ? args : [...before, process.execPath, ...args];
+    const child = spawn(command, argv, {
       cwd: packageDir,
       env: { ...baseEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,13 +10,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { permissions } from '@payrail/engine';
-import { createPGliteStore } from '@payrail/store-postgres';
+import { createEmbeddedPostgresStore } from '@payrail/store-postgres';
 import { postgresOracle } from '@payrail/store-postgres/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseIn } from './config.js';
 import {
   adminToken,
+  killEmbeddedDatabase,
   ok,
   type ServerProcess,
   startServerProcess,
@@ -171,10 +172,11 @@ describe('webhook delivery across a crash', () => {
     // Attempts are in flight (the receiver holds them) when the process dies.
     await until('an attempt in flight', () => receiver.received.length > 0);
     const killed = await first.stop('SIGKILL');
+    killEmbeddedDatabase(dataDir);
     expect(killed.signal).toBe('SIGKILL');
 
     // What the outbox held at the crash, read from the data directory itself.
-    const store = await createPGliteStore({ dataDir: embeddedDatabaseIn(dataDir) });
+    const store = await createEmbeddedPostgresStore({ dataDir: embeddedDatabaseIn(dataDir) });
     const outbox = await postgresOracle(store).outbox();
     await store.close();
     expect(outbox.length).toBeGreaterThanOrEqual(15);

@@ -1,9 +1,18 @@
 /**
- * @payrail/store-postgres: payrail's store on PostgreSQL, on a server through a node-postgres
- * pool or embedded through PGlite. One set of SQL behind a small executor, versioned migrations
- * applied on start, graded by @payrail/store-testkit like every other store.
+ * @payrail/store-postgres: payrail's store on PostgreSQL: a server through a node-postgres pool,
+ * a PostgreSQL server the store starts and owns under a data directory, or embedded through
+ * PGlite. One set of SQL behind a small executor, versioned migrations applied on start, graded
+ * by @payrail/store-testkit like every other store.
  */
 /** The embedded store's owner-only modes, which the server also keeps its data directory in. */
+
+/** @public One owner per data directory: the refusal a second open gets, and the lock itself. */
+export { DataDirInUse, type DataDirLock, type LockOptions, lockDataDir } from './data-dir-lock.js';
+/** @public The default store on one machine: a PostgreSQL server payrail starts and owns. */
+export {
+  createEmbeddedPostgresStore,
+  type EmbeddedPostgresStoreOptions,
+} from './embedded-postgres-store.js';
 export { restrictToOwner } from './owner-only-files.js';
 /** @public A host may tell a rolled-back unit of work apart (docs/storage.md). */
 export { TransactionRolledBack } from './pg-pool.executor.js';
@@ -13,3 +22,5 @@ export { createPostgresStore, type PostgresStoreOptions } from './postgres-store
 /** @public The `retry` option of both stores. */
 export type { RetryPolicy } from './sql-executor.js';
 export type { PostgresStore } from './sql-store.js';
+/** @public Moves a store's data into another, empty one (`payrail store migrate`). */
+export { type CopiedTable, copyStore } from './store-copy.js';

@@ -23,6 +23,7 @@ import {
 } from '@payrail/core';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exitOf, ownerProcess } from './owner-process.test-support.js';
 import { createPGliteStore } from './pglite-store.js';
 import { pgliteStores } from './postgres-harness.test-support.js';
 import { createPostgresStore } from './postgres-store.js';
@@ -52,7 +53,7 @@ describe('createPGliteStore', () => {
     await expect(store.transaction(async () => 1)).rejects.toThrow(/closed/);
   });
 
-  it('keeps its data in a data directory that a new store opens again', async () => {
+  it('keeps its data in a data directory that a new store opens again, one store at a time', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'payrail-pglite-test-'));
     try {
       const first = await createPGliteStore({ dataDir });
@@ -63,6 +64,10 @@ describe('createPGliteStore', () => {
           1,
         );
       });
+      // One owner at a time: a second store on the directory is refused while the first is open.
+      await expect(createPGliteStore({ dataDir })).rejects.toThrow(
+        `${dataDir} is already open in this process (pid ${process.pid})`,
+      );
       await first.close();
       const second = await createPGliteStore({ dataDir });
       try {
@@ -81,6 +86,29 @@ describe('createPGliteStore', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('on a data directory: refuses a second process while one holds it, and keeps what it committed through a SIGKILL', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'payrail-pglite-owner-'));
+    try {
+      const owner = await ownerProcess('createPGliteStore', dataDir);
+      await expect(createPGliteStore({ dataDir })).rejects.toThrow(
+        `another payrail process (pid ${owner.child.pid}) is using ${dataDir}`,
+      );
+      owner.child.kill('SIGKILL');
+      expect(await exitOf(owner.child)).toBe('SIGKILL');
+      // A process crash loses nothing it committed (an OS crash may: ADR 0037).
+      const after = await createPGliteStore({ dataDir });
+      try {
+        expect(await after.transaction((tx) => tx.ledger.balances('acc_1'))).toEqual([
+          { currency: 'USD', available: '5.00', held: '0.00' },
+        ]);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('runs units of work one after another on its single connection', async () => {
     const h = await stores.harness();

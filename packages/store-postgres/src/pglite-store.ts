@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.js';
 import { restrictToOwner } from './owner-only-files.js';
 import { pgliteExecutor } from './pglite.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
@@ -17,7 +18,12 @@ export interface PGliteStoreOptions {
   /**
    * Where the database lives; without it, in memory (gone on `close()`). Created 0700 when
    * missing; it and everything in it are made owner-only (folders 0700, files 0600) as the
-   * store opens and closes, also when it already existed.
+   * store opens and closes, also when it already existed. One store at a time may open it: a
+   * second open, here or in another process, fails naming the holder (`payrail.lock`).
+   *
+   * PGlite on Node does not flush its files to stable storage (ADR 0037): what it committed
+   * survives the process being killed, not an OS crash or a power cut. The embedded PostgreSQL
+   * store (`createEmbeddedPostgresStore`) does.
    */
   readonly dataDir?: string;
   /**
@@ -28,6 +34,8 @@ export interface PGliteStoreOptions {
   /** The schema holding payrail's tables, created if missing. Default `payrail`. */
   readonly schema?: string;
   readonly retry?: RetryPolicy;
+  /** Appended to the refusal when another owner holds `dataDir`. */
+  readonly lockRemedy?: string;
   /** Run `ANALYZE` after this many committed units of work (PGlite has no autovacuum). */
   readonly analyzeEvery?: number;
   /**
@@ -79,30 +87,48 @@ const openDatabase = async (dataDir: string, sharedBuffers: string): Promise<PGl
   });
 };
 
-export const createPGliteStore = async (
-  options: PGliteStoreOptions = {},
-): Promise<PostgresStore> => {
-  const dataDir = options.pglite === undefined ? (options.dataDir ?? 'memory://') : 'memory://';
-  const onDisk = !isMemory(dataDir);
-  const db = options.pglite ?? (await openDatabase(dataDir, options.sharedBuffers ?? '32MB'));
-  const executor = pgliteExecutor(db, {
+const executorOf = (db: PGlite, options: PGliteStoreOptions) =>
+  pgliteExecutor(db, {
     ownsDatabase: options.pglite === undefined,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.analyzeEvery === undefined ? {} : { analyzeEvery: options.analyzeEvery }),
   });
-  if (!onDisk) return createSqlStore(executor, options.schema ?? defaultSchema);
-  // PGlite writes its files 0666 (initdb's, its start's): owner-only once it has started and
-  // migrated, and again once it has closed.
-  const store = await createSqlStore(
-    {
-      ...executor,
-      close: async () => {
-        await executor.close();
-        await restrictToOwner(dataDir);
+
+export const createPGliteStore = async (
+  options: PGliteStoreOptions = {},
+): Promise<PostgresStore> => {
+  const schema = options.schema ?? defaultSchema;
+  const sharedBuffers = options.sharedBuffers ?? '32MB';
+  const dataDir = options.pglite === undefined ? (options.dataDir ?? 'memory://') : 'memory://';
+  if (isMemory(dataDir)) {
+    const db = options.pglite ?? (await openDatabase(dataDir, sharedBuffers));
+    return createSqlStore(executorOf(db, options), schema);
+  }
+  const lock = await lockDataDir(dataDir, {
+    ...(options.lockRemedy === undefined ? {} : { remedy: options.lockRemedy }),
+  });
+  try {
+    const executor = executorOf(await openDatabase(dataDir, sharedBuffers), options);
+    // PGlite writes its files 0666 (initdb's, its start's): owner-only once it has started and
+    // migrated, and again once it has closed.
+    const store = await createSqlStore(
+      {
+        ...executor,
+        close: async () => {
+          try {
+            await executor.close();
+            await restrictToOwner(dataDir);
+          } finally {
+            await lock.release();
+          }
+        },
       },
-    },
-    options.schema ?? defaultSchema,
-  );
-  await restrictToOwner(dataDir);
-  return store;
+      schema,
+    );
+    await restrictToOwner(dataDir);
+    return store;
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 };

@@ -15,7 +15,11 @@ import { createPGliteStore } from './pglite-store.js';
 import { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 import { internalsOf, type PostgresStore } from './sql-store.js';
 import { quoteIdent, tableIn } from './table-layout.js';
-import { postgresOracle } from './testing/index.js';
+import {
+  type EmbeddedPostgresConnection,
+  postgresOracle,
+  startSharedEmbeddedPostgres,
+} from './testing/index.js';
 
 export const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -104,12 +108,15 @@ export interface HarnessFactory {
   close(): Promise<void>;
 }
 
-/** Stores on the PostgreSQL server, a pool each. */
-export const serverStores = (options: PostgresStoreOptions = {}): HarnessFactory => {
+/** Stores on the PostgreSQL server at `url` (default `serverUrl`), a pool each. */
+export const serverStores = (
+  options: PostgresStoreOptions = {},
+  url: string = serverUrl,
+): HarnessFactory => {
   const schemas = schemaPool();
   const open = async (schema: string) => {
     const store = await createPostgresStore({
-      connectionString: serverUrl,
+      connectionString: url,
       maxConnections: 16,
       ...options,
       schema,
@@ -121,7 +128,7 @@ export const serverStores = (options: PostgresStoreOptions = {}): HarnessFactory
     reopen: (harness) => open((harness.store as PostgresStore).schema),
     async close() {
       if (schemas.all.length === 0) return;
-      const client = new Client({ connectionString: serverUrl });
+      const client = new Client({ connectionString: url });
       await client.connect();
       try {
         for (const schema of schemas.all) {
@@ -130,6 +137,26 @@ export const serverStores = (options: PostgresStoreOptions = {}): HarnessFactory
       } finally {
         await client.end();
       }
+    },
+  };
+};
+
+/** A connection string for node-postgres to a server's Unix socket directory. */
+const socketUrl = (connection: EmbeddedPostgresConnection): string =>
+  `postgres://${connection.user}@${encodeURIComponent(connection.host)}/${connection.database}`;
+
+/**
+ * One embedded PostgreSQL (the default store's server) for a test file, in a directory of its
+ * own; `stop()` stops it and removes the directory.
+ */
+export const embeddedServerForTests = async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'payrail-embedded-'));
+  const shared = await startSharedEmbeddedPostgres(join(directory, 'postgres'));
+  return {
+    url: socketUrl(shared.connection),
+    async stop() {
+      await shared.stop();
+      await rm(directory, { recursive: true, force: true });
     },
   };
 };

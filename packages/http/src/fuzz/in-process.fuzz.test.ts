@@ -4,7 +4,7 @@
  * deep values, unicode, NUL and lone surrogates, numbers as amounts, NaN and exponents, duplicate
  * keys, broken JSON, wrong content types and encodings, empty and oversized bodies), invented ids
  * and a share of garbage credentials: `FUZZ_RUNS_IN_PROCESS` each through `app.request()` on the
- * memory store, `FUZZ_RUNS_STORES` each on PostgreSQL (PGlite and the server), and
+ * memory store, `FUZZ_RUNS_STORES` each on PostgreSQL (embedded and the server), and
  * `FUZZ_RUNS_SOCKET` each over a real socket with a keep-alive connection. Every answer must be
  * the route's documented success or a documented 4xx with the catalogue's envelope, status and
  * code; never a 5xx, never a stack; and a refused request must store nothing (no committed write

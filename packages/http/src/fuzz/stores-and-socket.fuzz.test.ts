@@ -1,9 +1,9 @@
 /**
  * Fuzzing the HTTP edge on PostgreSQL and over a socket (issue 13, point 3; docs/reliability.md):
- * every mutating route gets `FUZZ_RUNS_STORES` fuzzed requests through `app.request()` on PGlite
- * and on the PostgreSQL server (the store is where a NUL or an unpaired surrogate used to answer
- * 500), and `FUZZ_RUNS_SOCKET` over a real socket (`serve` on port 0, one keep-alive connection),
- * judged as in `in-process.fuzz.test.ts`. A failure prints the request and `FUZZ_SEED`.
+ * every mutating route gets `FUZZ_RUNS_STORES` fuzzed requests through `app.request()` on the
+ * embedded PostgreSQL and on the PostgreSQL server (the store is where a NUL or an unpaired
+ * surrogate used to answer 500), and `FUZZ_RUNS_SOCKET` over a real socket (`serve` on port 0,
+ * one keep-alive connection), judged as in `in-process.fuzz.test.ts`. A failure prints the request and `FUZZ_SEED`.
  */
 import { describe, expect, it } from 'vitest';
 import { serve } from '../serve.js';

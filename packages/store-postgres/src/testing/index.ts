@@ -5,3 +5,9 @@
  */
 /** @public `PostgresOracle` names what the oracle answers, as `MemoryOracle` does. */
 export { type PostgresOracle, postgresOracle } from './postgres-oracle.js';
+/** @public One embedded PostgreSQL shared by a test run's stores, each in a schema of its own. */
+export {
+  type EmbeddedPostgresConnection,
+  type SharedEmbeddedPostgres,
+  startSharedEmbeddedPostgres,
+} from './shared-embedded-postgres.js';

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockDataDir } from './data-dir-lock.js';
+import { DataDirInUse, lockDataDir } from './data-dir-lock.js';
 
 let dir = '';
 beforeEach(async () => {
@@ -31,12 +31,25 @@ describe('lockDataDir', () => {
     const other = otherProcess();
     try {
       await writeFile(join(dir, 'payrail.lock'), `${other.pid}\n`);
-      await expect(lockDataDir(dir, './.payrail')).rejects.toThrow(
-        `another payrail process (pid ${other.pid}) is using ./.payrail`,
+      await expect(lockDataDir(dir, { display: './.payrail' })).rejects.toThrow(
+        `another payrail process (pid ${other.pid}) is using ./.payrail; stop it first (if no ` +
+          `payrail runs there, remove ${join(dir, 'payrail.lock')})`,
       );
     } finally {
       other.stop();
     }
+  });
+
+  it('refuses a second lock of the same directory in this process, by any path to it', async () => {
+    const lock = await lockDataDir(dir);
+    const again = lockDataDir(`${dir}/../${dir.split('/').pop()}`, { display: 'the data' });
+    await expect(again).rejects.toBeInstanceOf(DataDirInUse);
+    await expect(again).rejects.toThrow(
+      `the data is already open in this process (pid ${process.pid}); close what holds it first`,
+    );
+    await lock.release();
+    await lock.release();
+    await (await lockDataDir(dir)).release();
   });
 
   it('open files: makes a pre-existing 0755 data directory and what is in it owner-only; the lock is 0600', async () => {
