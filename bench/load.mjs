@@ -1,13 +1,16 @@
 /**
  * payrail's HTTP load benchmark (issue 11, "measure first"; docs/performance.md). In one run:
- * the floors (bare node:http, raw pg, raw PGlite), then the real server on PostgreSQL and on the
- * embedded store under autocannon, printed as one markdown table of ratios against the goals and
- * written as JSON to bench/results/. Goals never fail the run; errors (a non-2xx answer, a crash)
- * do, with exit code 1.
+ * the floors (bare node:http, raw pg, raw PGlite, raw pg on the embedded PostgreSQL), then the
+ * real server on PostgreSQL and on the embedded default (the PostgreSQL it starts and owns)
+ * under autocannon, printed as one markdown table of ratios against the goals and written as
+ * JSON to bench/results/. Goals never fail the run; errors (a non-2xx answer, a crash) do, with
+ * exit code 1.
  *
  *   node load.mjs            median of 3 rounds of BENCH_DURATION (10) s per row, the timers
  *   node load.mjs --smoke    1 round of 2 s per row (CI), no timer row (it waits a minute)
  *   node load.mjs --sweep    create payout on PostgreSQL at 1..64 connections, SVG chart
+ *   node load.mjs --pglite   (with either of the first two) also payrail on the PGlite store,
+ *                            PAYRAIL_EMBEDDED_DATABASE=pglite, against F3 (not durable)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,7 +19,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { measureOutbox, measureTimers } from './lib/background.mjs';
-import { probePostgres, startBareHttp, startRawPg, startRawPglite } from './lib/floors.mjs';
+import {
+  probePostgres,
+  startBareHttp,
+  startRawEmbeddedPg,
+  startRawPg,
+  startRawPglite,
+} from './lib/floors.mjs';
 import { measureLedgerGrowth } from './lib/ledger.mjs';
 import { cannonRound, median } from './lib/measure.mjs';
 import { repoRoot, serverBuilt, serverMain, startPayrail } from './lib/payrail.mjs';
@@ -117,7 +126,7 @@ const floorRows = async (name, start, options) => {
       checkRound(name, result);
       rounds.push(result);
     }
-    return summarise(rounds);
+    return { ...summarise(rounds), ...(floor.about === undefined ? {} : { about: floor.about }) };
   } finally {
     await floor.stop();
   }
@@ -138,16 +147,26 @@ const cannon = async (server, label, request, options, connections = options.con
   return result;
 };
 
+/** A memory reading for the log: payrail's, plus its postgres processes' when it owns them. */
+const describeMemory = (memory) =>
+  `VmHWM ${memory.peakMb.toFixed(0)} MB, VmRSS ${memory.rssMb.toFixed(0)} MB` +
+  (memory.postgres === undefined
+    ? ''
+    : ` (payrail ${memory.payrail.peakMb.toFixed(0)} / ${memory.payrail.rssMb.toFixed(0)} MB, ` +
+      `${memory.postgres.processes} postgres processes VmRSS ${memory.postgres.rssMb.toFixed(0)} MB, ` +
+      `PSS ${memory.postgres.pssMb.toFixed(0)} MB)`);
+
 const payrailRows = async (store, options) => {
   log(`payrail on ${store}: starting ${serverMain}`);
   const server = await startPayrail({ store, databaseUrl: options.databaseUrl });
   try {
     const startup = server.memory();
-    log(
-      `payrail on ${store}: listening on ${server.url}; VmHWM at start ${startup.peakMb.toFixed(0)} MB`,
-    );
+    log(`payrail on ${store}: listening on ${server.url}; at start ${describeMemory(startup)}`);
     const idleCpu = await server.idleCpu(options.idleSettleSeconds, options.idleSeconds);
     log(`payrail on ${store}: idle CPU ${idleCpu.toFixed(2)} % of a core`);
+    // Idle memory: after the idle CPU window, before any load.
+    const idle = server.memory();
+    log(`payrail on ${store}: idle ${describeMemory(idle)}`);
     const rows = { quickpayout: [], order: [], account: [] };
     const afterRounds = [];
     const rssAfterRounds = [];
@@ -159,10 +178,9 @@ const payrailRows = async (store, options) => {
       const memory = server.memory();
       afterRounds.push(memory.peakMb);
       rssAfterRounds.push(memory.rssMb);
-      log(
-        `${store} after round ${i}: VmHWM ${memory.peakMb.toFixed(0)} MB, VmRSS ${memory.rssMb.toFixed(0)} MB`,
-      );
+      log(`${store} after round ${i}: ${describeMemory(memory)}`);
     }
+    const last = server.memory();
     const growth =
       afterRounds.length >= 3 ? (afterRounds.at(-1) - afterRounds[0]) / afterRounds[0] : undefined;
     return {
@@ -172,10 +190,21 @@ const payrailRows = async (store, options) => {
       idleCpu,
       memory: {
         startupPeakMb: startup.peakMb,
+        idleRssMb: idle.rssMb,
         afterRounds,
         rssAfterRounds,
-        peakMb: Math.max(...afterRounds, server.memory()?.peakMb ?? 0),
+        peakMb: Math.max(...afterRounds, last?.peakMb ?? 0),
         growth,
+        // The embedded PostgreSQL's share: payrail's own and its postgres processes' apart.
+        ...(last?.postgres === undefined
+          ? {}
+          : {
+              payrailPeakMb: last.payrail.peakMb,
+              postgresPeakRssMb: last.postgres.peakRssMb,
+              postgresPeakPssMb: last.postgres.peakPssMb,
+              postgresIdleRssMb: idle.postgres?.rssMb,
+              postgresIdlePssMb: idle.postgres?.pssMb,
+            }),
       },
     };
   } finally {
@@ -238,6 +267,7 @@ const main = async () => {
       connections: options.connections,
       pool_size: options.poolSize,
       pglite_in_flight: options.pgliteInFlight,
+      pglite: options.pglite,
     },
   };
 
@@ -274,10 +304,16 @@ const main = async () => {
       () => startRawPglite({ inFlight: options.pgliteInFlight }),
       options,
     ),
+    F4: await floorRows(
+      'F4 raw pg on the embedded PostgreSQL',
+      () => startRawEmbeddedPg({ ...options }),
+      options,
+    ),
   };
   const payrail = {
     postgres: postgresUp ? await payrailRows('postgres', options) : undefined,
     embedded: await payrailRows('embedded', options),
+    pglite: options.pglite ? await payrailRows('pglite', options) : undefined,
   };
   const drain = {
     postgres: postgresUp ? await measureOutbox('postgres', options, cannon) : undefined,
@@ -304,7 +340,11 @@ const main = async () => {
   const report = {
     kind: 'load',
     ...common,
-    machine: { ...about, loadavg_after: loadAfter },
+    machine: {
+      ...about,
+      embedded_postgres: floors.F4?.about?.server_version,
+      loadavg_after: loadAfter,
+    },
     wall_s: wall,
     rows,
     floors,
@@ -323,7 +363,7 @@ const main = async () => {
   process.stdout.write(
     `\nHTTP load, ${options.smoke ? 'smoke: 1 round of 2 s' : `median of ${options.rounds} rounds of ${options.duration} s`}, ` +
       `${options.connections} connections, ${about.cpus} vCPU, Node ${about.node}, ` +
-      `PostgreSQL ${about.postgres ?? 'absent'}, commit ${about.commit}${about.work_tree_dirty ? ' (work tree dirty)' : ''}, ` +
+      `PostgreSQL ${about.postgres ?? 'absent'}, embedded PostgreSQL ${floors.F4?.about?.server_version}, commit ${about.commit}${about.work_tree_dirty ? ' (work tree dirty)' : ''}, ` +
       `load average ${about.loadavg_before[0]} before, ${loadAfter[0]} after, ${wall.toFixed(0)} s\n\n${table}\n`,
   );
   if (errors.length > 0) {

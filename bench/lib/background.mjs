@@ -14,9 +14,9 @@ const approved = 'payout.review.approved';
 /**
  * Outbox: a round of creates by an auto-approved merchant (each create enqueues
  * `payout.review.approved` to notify_url), then the time until the backlog is zero: no pending
- * row left in the outbox on PostgreSQL, every 2xx create's approval received on the embedded
- * store (its data directory belongs to the server process), and nothing more for a second. The
- * drain ends at the last delivery.
+ * row left in the outbox on a PostgreSQL server (DATABASE_URL's or the embedded one), every 2xx
+ * create's approval received on PGlite (its data directory belongs to the server process), and
+ * nothing more for a second. The drain ends at the last delivery.
  */
 export const measureOutbox = async (store, options, cannon) => {
   const receiver = await startReceiver();
@@ -42,11 +42,11 @@ export const measureOutbox = async (store, options, cannon) => {
     const receivedDuring = deliveredAt(createdEnd);
     const created = creates.ok2xx;
     const createRate = created / creates.seconds;
-    // Done when no message is pending (PostgreSQL) or every 2xx create was delivered
-    // (embedded), and nothing arrived for a second: requests still in flight when autocannon
+    // Done when no message is pending (a PostgreSQL server) or every 2xx create was delivered
+    // (PGlite), and nothing arrived for a second: requests still in flight when autocannon
     // stopped are created after it, and their messages count too.
     const pendingLeft = async () => {
-      if (store === 'postgres') return (await server.outbox()).pending;
+      if (server.readsTables) return (await server.outbox()).pending;
       return Math.max(0, created - receiver.distinctOf(approved));
     };
     const lastArrival = () => receiver.arrivals().at(-1)?.at ?? createdEnd;
@@ -108,8 +108,8 @@ const expireSeconds = 60;
  * Timers: `timerOrders` orders with the minimum expire_seconds (60) created at once, then, with
  * no read of them through the API (a read past expire_time expires the order itself, timer or
  * not: acquiring.use-cases.ts), the moment each is seen expired: its `acquiring.order.updated`
- * reaching the receiver (both stores; the timer plus one delivery) and, on PostgreSQL, its row's
- * status polled every 100 ms. Lateness is that moment minus expire_time (whole seconds, when the
+ * reaching the receiver (every store; the timer plus one delivery) and, on a PostgreSQL server
+ * (DATABASE_URL's or the embedded one), its row's status polled every 100 ms. Lateness is that moment minus expire_time (whole seconds, when the
  * timer is due).
  */
 export const measureTimers = async (store, options) => {
@@ -157,7 +157,7 @@ export const measureTimers = async (store, options) => {
     };
     const deadline = lastDue + options.timerGraceSeconds * 1000;
     while (Date.now() < deadline) {
-      if (store === 'postgres') {
+      if (server.readsTables) {
         const rows = await server.query(
           `SELECT id FROM acquiring_orders WHERE status = 'expired' AND account_id = $1`,
           [server.account],
@@ -165,7 +165,7 @@ export const measureTimers = async (store, options) => {
         const now = Date.now();
         for (const { id } of rows) if (!seenInTable.has(id)) seenInTable.set(id, now);
       }
-      const tableDone = store !== 'postgres' || seenInTable.size >= expireAt.size;
+      const tableDone = !server.readsTables || seenInTable.size >= expireAt.size;
       if (tableDone && seenByWebhook().size >= expireAt.size) break;
       await sleep(100);
     }
@@ -180,7 +180,7 @@ export const measureTimers = async (store, options) => {
       };
     };
     const webhook = lateness(seenByWebhook());
-    const table = store === 'postgres' ? lateness(seenInTable) : undefined;
+    const table = server.readsTables ? lateness(seenInTable) : undefined;
     log(
       `${store} timers: webhook p99 ${webhook.p99} ms (${webhook.missing} missing)` +
         (table === undefined ? '' : `, table p99 ${table.p99} ms (${table.missing} missing)`),

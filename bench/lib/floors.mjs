@@ -2,10 +2,16 @@
  * The floors: what the platform does with no payrail code at all, measured in the same run.
  *   F1 a bare node:http server (a child process, like payrail) answering ~200 bytes of JSON;
  *   F2 raw `pg`, a pool of payrail's size, BEGIN; INSERT; UPDATE; COMMIT from 32 workers;
- *   F3 raw PGlite on a durable data directory, opened as the embedded store opens it, the same
- *      transaction with 10 in flight (PGlite runs one at a time).
+ *   F3 raw PGlite on a data directory on disk, opened as the PGlite store opens it, the same
+ *      transaction with 10 in flight (PGlite runs one at a time). On Node it never fsyncs: a
+ *      commit is not durable, so this floor is not one a durable store can reach;
+ *   F4 the F2 transaction on the embedded PostgreSQL, the default store without DATABASE_URL: a
+ *      fresh data directory started as payrail starts it (`createEmbeddedPostgresStore`), a pool
+ *      of payrail's size over its Unix socket, 32 workers.
  */
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createEmbeddedPostgresStore } from '@payrail/store-postgres';
 import pg from 'pg';
 import { startNode } from './child.mjs';
 import { cannonRound, percentile } from './measure.mjs';
@@ -138,19 +144,10 @@ export const ownedSchema = async (databaseUrl, schema) => {
   });
 };
 
-/** F2: raw pg in a schema of its own (dropped at `stop()`). */
-export const startRawPg = async ({ databaseUrl, poolSize, connections }) => {
-  const schema = `bench_floor_${uniqueSuffix()}`;
-  const dropSchema = await ownedSchema(databaseUrl, schema);
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: poolSize,
-    options: `-c search_path=${schema}`,
-  });
-  const endPool = onCleanup('end the F2 pool', () => pool.end());
-  await pool.query(scratchTable);
+/** The F2 and F4 transaction on a `pg` pool: BEGIN; INSERT; UPDATE; COMMIT. */
+const pgTransaction = (pool) => {
   let n = 0;
-  const transaction = async () => {
+  return async () => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -165,6 +162,20 @@ export const startRawPg = async ({ databaseUrl, poolSize, connections }) => {
       throw error;
     }
   };
+};
+
+/** F2: raw pg in a schema of its own (dropped at `stop()`). */
+export const startRawPg = async ({ databaseUrl, poolSize, connections }) => {
+  const schema = `bench_floor_${uniqueSuffix()}`;
+  const dropSchema = await ownedSchema(databaseUrl, schema);
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    options: `-c search_path=${schema}`,
+  });
+  const endPool = onCleanup('end the F2 pool', () => pool.end());
+  await pool.query(scratchTable);
+  const transaction = pgTransaction(pool);
   return {
     round: (duration) => loopTransactions({ workers: connections, duration, transaction }),
     stop: async () => {
@@ -174,7 +185,49 @@ export const startRawPg = async ({ databaseUrl, poolSize, connections }) => {
   };
 };
 
-/** F3: raw PGlite on a data directory on disk, opened as the embedded store opens it. */
+/**
+ * F4: raw pg on the embedded PostgreSQL, in a fresh data directory (removed at `stop()`). The
+ * store is opened as the server opens it (the same server settings, its migrations applied) and
+ * kept open so its server runs; the floor's own pool reaches it as the store's does, over the
+ * socket in the directory as the superuser the cluster was made with (the socket trusts its
+ * owner). `about` is the server's version.
+ */
+export const startRawEmbeddedPg = async ({ poolSize, connections }) => {
+  const { dir, remove } = await tempDir('payrail-bench-embedded-pg-');
+  // Where the server keeps it: `<PAYRAIL_DATA_DIR>/postgres` (config.ts, embeddedDatabaseIn).
+  const directory = join(dir, 'postgres');
+  const store = await createEmbeddedPostgresStore({ dataDir: directory });
+  const closeStore = onCleanup('close the F4 embedded PostgreSQL', () => store.close());
+  const pool = new pg.Pool({
+    host: directory,
+    user: 'payrail',
+    database: 'postgres',
+    max: poolSize,
+    options: '-c search_path=bench_floor',
+  });
+  // `pool.end()` resolves before its connections have closed: the server's shutdown right after
+  // may still end one with an error (57P01), on the pool, which must not crash the run.
+  pool.on('error', () => undefined);
+  const endPool = onCleanup('end the F4 pool', () => pool.end());
+  await pool.query('CREATE SCHEMA bench_floor');
+  await pool.query(scratchTable);
+  const { rows } = await pool.query('SHOW server_version');
+  const transaction = pgTransaction(pool);
+  return {
+    about: { server_version: rows[0].server_version },
+    round: (duration) => loopTransactions({ workers: connections, duration, transaction }),
+    stop: async () => {
+      await endPool();
+      await closeStore();
+      await remove();
+    },
+  };
+};
+
+/**
+ * F3: raw PGlite on a data directory on disk, opened as the PGlite store opens it (not durable:
+ * PGlite on Node writes its files without fsync).
+ */
 export const startRawPglite = async ({ inFlight }) => {
   const { dir, remove } = await tempDir('payrail-bench-pglite-');
   // packages/store-postgres/src/pglite-store.ts: `await PGlite.create(options.dataDir ?? ...)`.

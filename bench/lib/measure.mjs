@@ -3,7 +3,8 @@
  * the benchmark times itself, and what Linux reports about a process in /proc.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 export const median = (values) => {
@@ -96,11 +97,83 @@ export const memoryOf = (pid) => {
   }
 };
 
-/** utime + stime of `pid` in seconds. */
-export const cpuSecondsOf = (pid) => {
+/** The fields of /proc/<pid>/stat after the command name (field 2, which may hold spaces). */
+const statFields = (pid) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces; fields are counted after its closing paren.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+};
+
+/** utime + stime of `pid` in seconds. */
+const cpuSecondsOf = (pid) => {
+  const fields = statFields(pid);
   // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
   return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+};
+
+/** utime + stime of each of `pids` still alive, in seconds, by pid. */
+export const cpuSecondsByPid = (pids) => {
+  const seconds = new Map();
+  for (const pid of pids) {
+    try {
+      seconds.set(pid, cpuSecondsOf(pid));
+    } catch {
+      // Gone since it was listed (a backend that closed, an autovacuum worker that finished).
+    }
+  }
+  return seconds;
+};
+
+/**
+ * The processes of the embedded PostgreSQL whose cluster is `<directory>/data`: its postmaster
+ * (the first line of postmaster.pid) and the processes it forked, its backends and background
+ * workers. Those are found by their parent: each makes itself a process group (and session) of
+ * its own (InitPostmasterChild), and their command lines no longer name the directory. Empty
+ * when no server runs there.
+ */
+export const postgresPidsIn = (directory) => {
+  let postmaster;
+  try {
+    postmaster = Number(
+      readFileSync(join(directory, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    statFields(postmaster);
+  } catch {
+    return [];
+  }
+  const pids = [postmaster];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent's pid is field 4 of the whole line, 2 after the name.
+      if (Number(statFields(entry)[1]) === postmaster) pids.push(Number(entry));
+    } catch {
+      // Gone since /proc was listed.
+    }
+  }
+  return pids;
+};
+
+/**
+ * VmRSS and PSS of `pids` summed, in MB. VmRSS counts the shared memory (shared_buffers) once
+ * per process that touched it, so its sum overstates what the processes hold together; PSS
+ * divides each shared page among its users and sums to what they hold.
+ */
+export const summedMemoryOf = (pids) => {
+  let rssMb = 0;
+  let pssMb = 0;
+  let processes = 0;
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const rss = /^VmRSS:\s+(\d+) kB/m.exec(status);
+      const pss = /^Pss:\s+(\d+) kB/m.exec(rollup);
+      rssMb += rss === null ? 0 : Number(rss[1]) / 1024;
+      pssMb += pss === null ? 0 : Number(pss[1]) / 1024;
+      processes += 1;
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+  return { rssMb, pssMb, processes };
 };

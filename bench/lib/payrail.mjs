@@ -1,9 +1,11 @@
 /**
  * payrail as it is deployed: `node packages/server/dist/main.js` in a child process, on the
- * PostgreSQL server (a fresh schema, dropped afterwards) or on the embedded PGlite store (a fresh
- * data directory, removed afterwards), set up as the README's curl flow does: a merchant, an API
- * key with every permission and a funded balance through the `payrail` CLI's own code (`runCli`,
- * calling the admin API), a webhook through the merchant API.
+ * PostgreSQL server (a fresh schema, dropped afterwards), on the embedded default (no
+ * DATABASE_URL: the PostgreSQL server payrail starts and owns under its data directory) or on the
+ * PGlite store (PAYRAIL_EMBEDDED_DATABASE=pglite), each embedded one in a fresh data directory
+ * removed afterwards; set up as the README's curl flow does: a merchant, an API key with every
+ * permission and a funded balance through the `payrail` CLI's own code (`runCli`, calling the
+ * admin API), a webhook through the merchant API.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { runCli } from '@payrail/server';
 import pg from 'pg';
 import { startNode } from './child.mjs';
 import { ownedSchema } from './floors.mjs';
-import { cpuSecondsOf, memoryOf } from './measure.mjs';
+import { cpuSecondsByPid, memoryOf, postgresPidsIn, summedMemoryOf } from './measure.mjs';
 import { onCleanup, sleep, tempDir, uniqueSuffix } from './run-context.mjs';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -28,6 +30,24 @@ export const serverBuilt = () => existsSync(serverMain);
  */
 const defaultNotifyUrl = 'https://merchant.example.com/payrail/payouts';
 const defaultWebhookUrl = 'https://merchant.example.com/payrail/hooks';
+
+/**
+ * The stores `startPayrail` runs on: `embedded` sets nothing, so it is whatever a server without
+ * DATABASE_URL runs (checked to be the embedded PostgreSQL once it listens).
+ */
+const stores = ['postgres', 'embedded', 'pglite'];
+
+/** Where the server keeps the embedded PostgreSQL (config.ts, `embeddedDatabaseIn`). */
+const embeddedPostgresIn = (dataDir) => join(dataDir, 'postgres');
+/** payrail's schema when PAYRAIL_DATABASE_SCHEMA is unset (config.ts). */
+const defaultSchema = 'payrail';
+
+/**
+ * How often the memory of payrail's postgres processes is sampled under load: a sample reads
+ * /proc (some 7 ms of the benchmark's own CPU, which also drives the load), and the pooled
+ * backends' memory moves slowly.
+ */
+const memorySampleMs = 1000;
 
 /** The environment of the server: this run's settings only, nothing inherited but PATH. */
 const serverEnv = ({
@@ -50,6 +70,7 @@ const serverEnv = ({
   PAYRAIL_RATE_LIMIT: '0',
   ...(insecureWebhooks ? { PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1' } : {}),
   ...(store === 'postgres' ? { DATABASE_URL: databaseUrl, PAYRAIL_DATABASE_SCHEMA: schema } : {}),
+  ...(store === 'pglite' ? { PAYRAIL_EMBEDDED_DATABASE: 'pglite' } : {}),
 });
 
 /** Runs one `payrail` CLI command against the server; answers its `--json` output parsed. */
@@ -81,8 +102,9 @@ const merchantCall = async (url, key, method, path, body) => {
 };
 
 /**
- * Starts payrail on `store` ('postgres' or 'embedded'), sets up a merchant, and answers the
- * requests of the rows and the measurements of the process. `notifyUrl` and `webhookUrl` are
+ * Starts payrail on `store` (one of `stores`), sets up a merchant, and answers the requests of
+ * the rows and the measurements of the process (with the embedded PostgreSQL, of payrail and the
+ * postgres processes it owns together). `notifyUrl` and `webhookUrl` are
  * where payouts and the order webhook notify; `insecureWebhooks` sets
  * PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 (sandbox: lets http and loopback targets through).
  */
@@ -93,6 +115,7 @@ export const startPayrail = async ({
   webhookUrl = defaultWebhookUrl,
   insecureWebhooks = false,
 }) => {
+  if (!stores.includes(store)) throw new Error(`unknown store ${store} (known: ${stores})`);
   const { dir: dataDir, remove } = await tempDir(`payrail-bench-${store}-`);
   const schema = `bench_payrail_${uniqueSuffix()}`;
   const dropSchema = store === 'postgres' ? await ownedSchema(databaseUrl, schema) : undefined;
@@ -107,6 +130,39 @@ export const startPayrail = async ({
     ready: /payrail listening on (http:\/\/\S+)/,
   });
   const { url, pid } = server;
+
+  // The embedded PostgreSQL is payrail's too: its processes count in the memory and CPU of the
+  // rows. A server that listens with none running is not on the store the rows are named after.
+  const postgresDir = store === 'embedded' ? embeddedPostgresIn(dataDir) : undefined;
+  const postgresPids = () => (postgresDir === undefined ? [] : postgresPidsIn(postgresDir));
+  if (postgresDir !== undefined && postgresPids().length === 0) {
+    await server.stop();
+    throw new Error(
+      `payrail without DATABASE_URL listened with no PostgreSQL running in ${postgresDir}: ` +
+        'the embedded default is not the embedded PostgreSQL',
+    );
+  }
+  const processes = () => [pid, ...postgresPids()];
+  /**
+   * payrail's own peak is the kernel's (VmHWM); its postgres processes' is the largest sum of
+   * their VmRSS (and PSS) sampled every `memorySampleMs`. Summed, they bound what payrail and its
+   * database held at once under load from above.
+   */
+  const postgresPeak = { rssMb: 0, pssMb: 0, processes: 0 };
+  const samplePostgres = () => {
+    const now = summedMemoryOf(postgresPids());
+    postgresPeak.rssMb = Math.max(postgresPeak.rssMb, now.rssMb);
+    postgresPeak.pssMb = Math.max(postgresPeak.pssMb, now.pssMb);
+    postgresPeak.processes = Math.max(postgresPeak.processes, now.processes);
+    return now;
+  };
+  let sampler;
+  if (postgresDir !== undefined) {
+    samplePostgres();
+    sampler = setInterval(samplePostgres, memorySampleMs);
+    sampler.unref();
+  }
+  const stopSampler = onCleanup('stop the memory sampler', () => clearInterval(sampler));
 
   const { merchant } = await cli(url, adminToken, ['merchant', 'create', '--name', 'Bench']);
   const account = merchant.account_id;
@@ -202,15 +258,26 @@ export const startPayrail = async ({
     });
   };
 
-  // PostgreSQL mode: the tables are read directly (packages/store-postgres/src/migrations),
-  // in the server's schema: the outbox (a message is pending until delivered or given up on,
-  // waiting while it was never attempted), the orders, the payouts.
+  // On a PostgreSQL server, the one of DATABASE_URL or the embedded one (over its socket, as
+  // its owner: the bench runs as the user payrail runs as), the tables are read directly
+  // (packages/store-postgres/src/migrations), in the server's schema: the outbox (a message is
+  // pending until delivered or given up on, waiting while it was never attempted), the orders,
+  // the payouts. PGlite's data directory belongs to the server process: none is read there.
+  // Only the outbox and timer rounds read, so the reader's backend is in no memory row.
   let readerPool;
   if (store === 'postgres') {
     readerPool = new pg.Pool({
       connectionString: databaseUrl,
       max: 1,
       options: `-c search_path=${schema}`,
+    });
+  } else if (postgresDir !== undefined) {
+    readerPool = new pg.Pool({
+      host: postgresDir,
+      user: 'payrail',
+      database: 'postgres',
+      max: 1,
+      options: `-c search_path=${defaultSchema}`,
     });
   }
   const endReaderPool = onCleanup('end the table reader', async () => readerPool?.end());
@@ -259,6 +326,8 @@ export const startPayrail = async ({
     store,
     url,
     pid,
+    /** Whether `outbox()` and `query()` read the server's tables (not on PGlite). */
+    readsTables: readerPool !== undefined,
     requests,
     autoApproved,
     outbox,
@@ -270,17 +339,38 @@ export const startPayrail = async ({
     call: (method, path, body) => merchantCall(url, key, method, path, body),
     alive: server.alive,
     output: server.output,
-    memory: () => memoryOf(pid),
-    /** CPU of one core the idle server uses, in %, over `seconds` after `settle` seconds. */
+    /**
+     * `peakMb` and `rssMb` in MB: payrail's VmHWM and VmRSS, plus, on the embedded PostgreSQL,
+     * its postgres processes' summed VmRSS (peak: the largest sample) and their PSS apart.
+     */
+    memory: () => {
+      const own = memoryOf(pid);
+      if (own === undefined || postgresDir === undefined) return own;
+      const now = samplePostgres();
+      return {
+        peakMb: own.peakMb + postgresPeak.rssMb,
+        rssMb: own.rssMb + now.rssMb,
+        payrail: own,
+        postgres: { ...now, peakRssMb: postgresPeak.rssMb, peakPssMb: postgresPeak.pssMb },
+      };
+    },
+    /**
+     * CPU of one core the idle server uses (with its postgres processes), in %, over `seconds`
+     * after `settle` seconds. A process that ends meanwhile is left out, one that starts counts
+     * from zero.
+     */
     idleCpu: async (settle, seconds) => {
       await sleep(settle * 1000);
-      const before = cpuSecondsOf(pid);
+      const before = cpuSecondsByPid(processes());
       const t0 = performance.now();
       await sleep(seconds * 1000);
-      const used = cpuSecondsOf(pid) - before;
+      const after = cpuSecondsByPid(processes());
+      let used = 0;
+      for (const [p, cpu] of after) used += cpu - (before.get(p) ?? 0);
       return (100 * used) / ((performance.now() - t0) / 1000);
     },
     stop: async () => {
+      await stopSampler();
       await endReaderPool();
       await server.stop();
       if (dropSchema !== undefined) await dropSchema();

@@ -17,10 +17,11 @@ const throughputCell = (row) =>
 const holdsOf = (value) => (value === undefined ? 'n/a' : value ? 'yes' : 'no');
 
 /**
- * The table's rows from the medians. `floors` is `{F1, F2, F3}`; `payrail` is
- * `{postgres, embedded}`, each `{quickpayout, order, account, idleCpu, memory}`; `drain` and
- * `timers` are `{postgres, embedded}` too (background.mjs); `scaleOut` and `ledger` are
- * PostgreSQL's (scale-out.mjs, ledger.mjs). Anything undefined was skipped.
+ * The table's rows from the medians. `floors` is `{F1, F2, F3, F4}`; `payrail` is
+ * `{postgres, embedded, pglite}`, each `{quickpayout, order, account, idleCpu, memory}`;
+ * `drain` and `timers` are `{postgres, embedded}` (background.mjs); `scaleOut` and `ledger` are
+ * PostgreSQL's (scale-out.mjs, ledger.mjs). Anything undefined was skipped, except `pglite`,
+ * which has rows only when it was measured (`--pglite`).
  */
 export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) => {
   const rows = [];
@@ -37,12 +38,26 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
     });
   floorRow('F1', 'F1 bare node:http GET (~200 B JSON)', floors.F1);
   floorRow('F2', 'F2 raw pg BEGIN/INSERT/UPDATE/COMMIT, pool 10', floors.F2);
-  floorRow('F3', 'F3 raw PGlite INSERT+UPDATE tx, data dir on disk, 10 in flight', floors.F3);
+  floorRow(
+    'F3',
+    'F3 raw PGlite INSERT+UPDATE tx, data dir on disk, 10 in flight (no fsync: not durable)',
+    floors.F3,
+  );
+  floorRow(
+    'F4',
+    'F4 raw pg on the embedded PostgreSQL, the F2 tx over its Unix socket, pool 10',
+    floors.F4,
+  );
 
+  // Each store with its floor: the same database with no payrail code.
+  const pglite = ['pglite', 'PGlite (not durable)', floors.F3, 'F3'];
   const stores = [
     ['postgres', 'PostgreSQL', floors.F2, 'F2'],
-    ['embedded', 'embedded', floors.F3, 'F3'],
+    ['embedded', 'embedded PostgreSQL', floors.F4, 'F4'],
+    ...(payrail.pglite === undefined ? [] : [pglite]),
   ];
+  // The outbox and timer rounds run on the stores a deployment chooses between.
+  const backgroundStores = stores.filter(([key]) => key !== 'pglite');
   const ratioRow = (id, label, measured, floor, floorName, goalRatio) => {
     const ratio = measured && floor ? measured.rps / floor.rps : undefined;
     rows.push({
@@ -101,7 +116,7 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
     holds: holdsOf(p99 === undefined ? undefined : p99 <= 50),
   });
 
-  for (const [key, name] of stores) {
+  for (const [key, name] of backgroundStores) {
     const d = drain?.[key];
     const ratio = d?.ratio;
     const creates = d === undefined ? '' : `create ${fmt(d.createRate, 1)} payouts/s`;
@@ -132,7 +147,7 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
     });
   }
 
-  for (const [key, name] of stores) {
+  for (const [key, name] of backgroundStores) {
     const t = timers?.[key];
     const latenessCell = (l) =>
       `p99 ${ms(l.p99)}, max ${ms(l.max)}${l.missing > 0 ? `, ${l.missing} never seen` : ''}`;
@@ -203,7 +218,7 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
     const cpu = payrail[key]?.idleCpu;
     rows.push({
       id: `idle-${key}`,
-      row: `idle CPU (nothing due), ${name}`,
+      row: `idle CPU (nothing due), ${name}${key === 'embedded' ? ', payrail + its postgres processes' : ''}`,
       payrail: cpu === undefined ? 'skipped' : `${fmt(cpu, 2)} % of a core`,
       payrail_value: cpu,
       floor: '0',
@@ -213,26 +228,36 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
     });
   }
 
-  for (const [key, name, limit] of [
-    ['embedded', 'embedded', 400],
-    ['postgres', 'PostgreSQL', 150],
-  ]) {
+  // What is counted: on the embedded PostgreSQL payrail and the postgres processes it owns (the
+  // database is part of what runs payrail); on a PostgreSQL server, payrail alone.
+  const memoryRows = [
+    ['embedded', 'embedded PostgreSQL, payrail VmHWM + its postgres processes VmRSS', 400],
+    ...(payrail.pglite === undefined ? [] : [['pglite', 'PGlite (not durable), VmHWM', 400]]),
+    ['postgres', 'PostgreSQL, VmHWM of payrail (not of the server)', 150],
+  ];
+  for (const [key, name, limit] of memoryRows) {
     const memory = payrail[key]?.memory;
     const growth = memory?.growth;
     const holds =
       memory === undefined
         ? undefined
         : memory.peakMb <= limit && (growth === undefined || growth <= 0.1);
+    const parts =
+      memory?.postgresPeakRssMb === undefined
+        ? ''
+        : ` (payrail ${fmt(memory.payrailPeakMb)} + postgres ${fmt(memory.postgresPeakRssMb)}; ` +
+          `postgres PSS ${fmt(memory.postgresPeakPssMb)})`;
     rows.push({
       id: `rss-${key}`,
-      row: `peak RSS under load (VmHWM), ${name}`,
+      row: `peak RSS under load, ${name}`,
       payrail:
         memory === undefined
           ? 'skipped'
-          : `${fmt(memory.peakMb)} MB; after rounds ${memory.afterRounds.map((v) => fmt(v)).join(' / ')} MB` +
+          : `${fmt(memory.peakMb)} MB${parts}; after rounds ${memory.afterRounds.map((v) => fmt(v)).join(' / ')} MB` +
             (growth === undefined
               ? ''
-              : `; round 1→3 ${growth >= 0 ? '+' : ''}${fmt(100 * growth, 1)} %`),
+              : `; round 1→3 ${growth >= 0 ? '+' : ''}${fmt(100 * growth, 1)} %`) +
+            (memory.idleRssMb === undefined ? '' : `; idle VmRSS ${fmt(memory.idleRssMb)} MB`),
       payrail_value: memory?.peakMb,
       floor: '',
       ratio: '',

@@ -20,13 +20,21 @@ const positiveNumber = (raw, fallback, name) => {
 export const readOptions = (argv, env) => {
   const smoke = argv.includes('--smoke') || env.BENCH_SMOKE === '1';
   const sweep = argv.includes('--sweep');
-  const unknown = argv.filter((arg) => !['--smoke', '--sweep'].includes(arg));
+  const pglite = argv.includes('--pglite');
+  const known = ['--smoke', '--sweep', '--pglite'];
+  const unknown = argv.filter((arg) => !known.includes(arg));
   if (unknown.length > 0) {
-    throw new Error(`unknown argument ${unknown.join(' ')} (known: --smoke, --sweep)`);
+    throw new Error(`unknown argument ${unknown.join(' ')} (known: ${known.join(', ')})`);
   }
   return {
     smoke,
     sweep,
+    /**
+     * Also payrail on the PGlite store (PAYRAIL_EMBEDDED_DATABASE=pglite), the embedded
+     * default before the embedded PostgreSQL: off by default, as it is no longer what a server
+     * without DATABASE_URL runs, and it never fsyncs on Node (its rows say "not durable").
+     */
+    pglite,
     rounds: smoke ? 1 : 3,
     duration: smoke ? 2 : positiveNumber(env.BENCH_DURATION, 10, 'BENCH_DURATION'),
     sweepDuration: smoke ? 2 : positiveNumber(env.BENCH_SWEEP_DURATION, 5, 'BENCH_SWEEP_DURATION'),
