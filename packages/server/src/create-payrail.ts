@@ -43,8 +43,8 @@ import { errorSummary, startTimerLoop, type TimerLoop } from './timer-loop.js';
 export interface PayrailOptions {
   /**
    * Where payrail keeps everything: `createMemoryStore()` (@payrail/store-memory),
-   * `createPGliteStore({ dataDir })` or `createPostgresStore({ connectionString })`
-   * (@payrail/store-postgres). The host opened it and closes it; `stop()` leaves it open. The
+   * `createEmbeddedPostgresStore({ dataDir })` (durable, one machine), `createPGliteStore()` or
+   * `createPostgresStore({ connectionString })` (@payrail/store-postgres). The host opened it and closes it; `stop()` leaves it open. The
    * store records the environment it is first used for, and a payrail of the other environment
    * refuses it (`StoreEnvironmentError`, ADR 0035).
    */
