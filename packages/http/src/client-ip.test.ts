@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { addressList, clientIpResolver, normalizeAddress } from './client-ip.js';
+import { addressList, clientIpResolver, normalizeAddress, unknownClient } from './client-ip.js';
 
 const contextWith = (forwardedFor: string | undefined): Context =>
   ({
@@ -35,11 +35,29 @@ describe('normalizeAddress', () => {
 });
 
 describe('clientIpResolver', () => {
-  it('answers the socket address when every forwarded hop is trusted or garbage', () => {
+  it('answers the socket address without the header, and the farthest trusted hop when every hop is trusted', () => {
     const resolve = clientIpResolver(['10.0.0.0/8'], () => '10.0.0.1');
     expect(resolve(contextWith(undefined))).toBe('10.0.0.1');
-    expect(resolve(contextWith('garbage, also garbage'))).toBe('10.0.0.1');
     expect(resolve(contextWith('10.0.0.7, 10.0.0.8'))).toBe('10.0.0.7');
+  });
+
+  it('M3: a hop with a port is that address; a hop that names no address is unknown, never the entry a client wrote left of it', () => {
+    const resolve = clientIpResolver(['127.0.0.1'], () => '127.0.0.1');
+    // What a trusted proxy appends for the real client 203.0.113.9, behind what the client wrote.
+    expect(resolve(contextWith('10.0.0.5, 203.0.113.9:4711'))).toBe('203.0.113.9');
+    expect(resolve(contextWith('10.0.0.5, [2001:db8::9]:443'))).toBe('2001:db8::9');
+    expect(resolve(contextWith('10.0.0.5,[2001:db8::9]'))).toBe('2001:db8::9');
+    expect(resolve(contextWith('10.0.0.5, unknown'))).toBe(unknownClient);
+    expect(resolve(contextWith('10.0.0.5, _hidden'))).toBe(unknownClient);
+    expect(resolve(contextWith('garbage, also garbage'))).toBe(unknownClient);
+    expect(resolve(contextWith('10.0.0.5, 127.0.0.1:80'))).toBe('10.0.0.5');
+    // A whitelist of 10.0.0.5 matches none of those clients.
+    const whitelisted = addressList(['10.0.0.5']);
+    expect(
+      ['203.0.113.9:4711', '[2001:db8::9]:443', 'unknown'].map((hop) =>
+        whitelisted(resolve(contextWith(`10.0.0.5, ${hop}`))),
+      ),
+    ).toEqual([false, false, false]);
   });
 
   it('cannot be spoofed: whatever a client prepends, the answer is the hop the proxy saw (property)', () => {

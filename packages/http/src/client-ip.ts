@@ -47,10 +47,28 @@ export const addressList = (entries: readonly string[]): ((address: string) => b
   };
 };
 
+/** What a hop of `X-Forwarded-For` that names no address makes the client: matched by no list. */
+export const unknownClient = 'unknown';
+
+/**
+ * The address a proxy wrote for a hop: a bare address, or one with a port (`203.0.113.9:4711`,
+ * `[2001:db8::1]:443`), as some proxies append it; anything else (`unknown`, an obfuscated
+ * identifier, garbage) is `undefined`.
+ */
+const hopAddress = (hop: string): string | undefined => {
+  const bare = normalizeAddress(hop);
+  if (isIP(bare) !== 0) return bare;
+  const withPort = /^(?:\[([^\]]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::\d{1,5})?$/.exec(bare);
+  const address = normalizeAddress(withPort?.[1] ?? withPort?.[2] ?? '');
+  return isIP(address) === 0 ? undefined : address;
+};
+
 /**
  * With trusted proxies: walks `X-Forwarded-For` from the right (the hop nearest to us) and answers
  * the first address that is not a trusted proxy, so a client cannot spoof its address by sending
- * the header itself. Without them, or from an untrusted peer, the socket address.
+ * the header itself. A hop that names no address ends the walk: the client is `unknown`, never
+ * the entry a client wrote to its left (issue 19, M3). Without trusted proxies, or from an
+ * untrusted peer, the socket address.
  */
 export const clientIpResolver = (
   trustedProxies: readonly string[] = [],
@@ -61,15 +79,17 @@ export const clientIpResolver = (
   return (c) => {
     const peer = socket(c);
     if (!isTrusted(peer)) return peer;
-    const hops = (c.req.header('X-Forwarded-For') ?? '')
-      .split(',')
-      .map(normalizeAddress)
-      .filter((hop) => isIP(hop) !== 0);
+    const header = c.req.header('X-Forwarded-For');
+    if (header === undefined) return peer;
+    const hops = header.split(',');
+    let nearest = peer;
     for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = hops[i];
-      if (hop !== undefined && !isTrusted(hop)) return hop;
+      const address = hopAddress(hops[i] ?? '');
+      if (address === undefined) return unknownClient;
+      if (!isTrusted(address)) return address;
+      nearest = address;
     }
-    return hops[0] ?? peer;
+    return nearest;
   };
 };
 
