@@ -261,6 +261,7 @@ describe('describeConfig', () => {
       'PAYRAIL_ENV',
       'PAYRAIL_ADMIN_TOKEN',
       'DATABASE_URL',
+      'PAYRAIL_EMBEDDED_DATABASE',
       'PAYRAIL_DATABASE_SCHEMA',
       'PAYRAIL_DATA_DIR',
       'PAYRAIL_ALLOW_INSECURE_WEBHOOKS',

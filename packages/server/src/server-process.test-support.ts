@@ -4,7 +4,7 @@
  * real HTTP.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { permissions } from '@payrail/engine';
@@ -47,17 +47,26 @@ const exitOf = (child: ChildProcess, started: () => number): Promise<Exit> =>
   });
 
 /**
- * SIGKILLs the embedded PostgreSQL of a data directory with every process of its group (the
- * server and its backends), as a machine that loses power would: a crash of payrail's process
- * alone leaves the database running, to be reclaimed at the next start.
+ * SIGKILLs the embedded PostgreSQL of a data directory, its server and every backend (each
+ * PostgreSQL child is a process group of its own, so they are found by their working directory,
+ * the cluster's), as a machine that loses power would: a crash of payrail's process alone leaves
+ * the database running, to be reclaimed at the next start.
  */
 export const killEmbeddedDatabase = (dataDir: string): void => {
-  const pidFile = join(embeddedDatabaseIn(dataDir), 'data', 'postmaster.pid');
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  const cluster = realpathSync(join(embeddedDatabaseIn(dataDir), 'data'));
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let cwd: string | undefined;
+    try {
+      cwd = readlinkSync(`/proc/${name}/cwd`);
+    } catch {
+      cwd = undefined;
+    }
+    if (cwd !== cluster) continue;
+    try {
+      process.kill(Number(name), 'SIGKILL');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
   }
 };
 

@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { chown, readFile, rename, rm } from 'node:fs/promises';
+import { chown, readdir, readFile, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { isAlive } from './data-dir-lock.js';
@@ -224,16 +224,30 @@ const waitGone = async (pid: number, ms: number): Promise<boolean> => {
   return !isPostgres(pid);
 };
 
-/**
- * A server still running in the directory was left by a process that is gone: the caller holds
- * the directory's lock, so nobody living owns it. It is stopped before a new one starts.
- */
-const reclaimOrphan = async (directory: string, log: ((line: string) => void) | undefined) => {
-  const pidFile = join(directory, 'data', 'postmaster.pid');
-  const text = await readFile(pidFile, 'utf8').catch(() => '');
+/** The server pid a data directory's `postmaster.pid` names, if any. */
+const postmasterOf = async (data: string): Promise<number | undefined> => {
+  const text = await readFile(join(data, 'postmaster.pid'), 'utf8').catch(() => '');
   const pid = Number(text.split('\n')[0]);
-  if (!Number.isSafeInteger(pid) || pid <= 0 || !isPostgres(pid)) return;
-  log?.(`stopping the embedded PostgreSQL (pid ${pid}) left running by a process that is gone`);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+};
+
+/** Whether `pid` works in `data`, as every PostgreSQL process of it does (without /proc: yes). */
+const runsIn = async (pid: number, data: string): Promise<boolean> => {
+  if (!existsSync('/proc/self')) return true;
+  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => undefined);
+  return cwd === (await realpath(data)) && isAlive(pid);
+};
+
+/** Every running process whose working directory is `data`. */
+const processesIn = async (data: string): Promise<number[]> => {
+  if (!existsSync('/proc/self')) return [];
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
+  const found: number[] = [];
+  for (const pid of pids) if (await runsIn(pid, data)) found.push(pid);
+  return found;
+};
+
+const stopWith = async (pid: number): Promise<boolean> => {
   for (const [signal, ms] of [
     ['SIGINT', 30_000],
     ['SIGQUIT', 5_000],
@@ -242,11 +256,44 @@ const reclaimOrphan = async (directory: string, log: ((line: string) => void) | 
     try {
       process.kill(pid, signal);
     } catch {
-      return;
+      return true;
     }
-    if (await waitGone(pid, ms)) return;
+    if (await waitGone(pid, ms)) return true;
   }
-  throw new Error(`the embedded PostgreSQL left running in ${directory} (pid ${pid}) did not stop`);
+  return false;
+};
+
+/**
+ * Before a start, nothing of an earlier server may run in the directory: the caller holds its
+ * lock, so whoever started that server is gone.
+ * - A server left running by a SIGKILLed owner is stopped (a fast shutdown, then harder).
+ * - A server that died with its owner (a machine crash, SIGKILL to the whole group) may leave
+ *   backends still running (each is a process group of its own) and a `postmaster.pid` naming a
+ *   process that is gone, or a zombie nobody reaps (a container's init may not): PostgreSQL
+ *   would take either for a running server. The stragglers are killed and the stale file
+ *   removed; PostgreSQL then recovers from its WAL.
+ */
+const reclaimOrphan = async (directory: string, log: ((line: string) => void) | undefined) => {
+  const data = join(directory, 'data');
+  const pid = await postmasterOf(data);
+  if (pid === undefined) return;
+  // Only a server of this directory: a pid reused by another cluster's server is not ours.
+  if (isPostgres(pid) && (await runsIn(pid, data))) {
+    log?.(`stopping the embedded PostgreSQL (pid ${pid}) left running by a process that is gone`);
+    if (!(await stopWith(pid))) {
+      throw new Error(
+        `the embedded PostgreSQL left running in ${directory} (pid ${pid}) did not stop`,
+      );
+    }
+    if ((await postmasterOf(data)) === undefined) return;
+  }
+  const stragglers = await processesIn(data);
+  for (const straggler of stragglers) process.kill(straggler, 'SIGKILL');
+  await Promise.all(stragglers.map((straggler) => waitGone(straggler, 5_000)));
+  // The same pid stands in the socket's lock file, which PostgreSQL checks the same way.
+  await rm(join(data, 'postmaster.pid'), { force: true });
+  await rm(join(directory, `.s.PGSQL.${socketPort}.lock`), { force: true });
+  await rm(join(directory, `.s.PGSQL.${socketPort}`), { force: true });
 };
 
 /** The servers this process runs, stopped when it exits or is told to stop. */
