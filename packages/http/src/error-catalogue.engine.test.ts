@@ -820,6 +820,17 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
       return w.as.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
     },
   },
+  // Issue 19, M1: the second key chose a recipient, so it cannot be the second pair of eyes.
+  batch_approver_added_items: {
+    run: async (w) => {
+      const { batch_id } = await createBatch(w, {});
+      const added = await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/items`, {
+        items: [batchItem(w)],
+      });
+      expect(added.body, 'setup items').toMatchObject({ code: 0 });
+      return w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+    },
+  },
 
   // -- Acquiring ------------------------------------------------------------------------------
   order_currency_only_usd: { run: (w) => orderOf(w, { order_currency: 'EUR' }) },

@@ -300,6 +300,12 @@ export const errorCatalogue = {
     'business',
     'payrail',
   ),
+  batch_approver_added_items: entry(
+    'crypto_batch',
+    'batch must be approved by a key that did not add its items',
+    'business',
+    'payrail',
+  ),
 
   // Acquiring
   order_currency_only_usd: entry('acquiring', 'order_currency only supports USD', 'validation'),

@@ -1,7 +1,8 @@
 /**
  * Model-based: random event sequences against a small independent model of the batch rules.
  * After every step the machine must agree with the model on acceptance and message, and keep its
- * invariants (status order, count and total, four eyes, at most 500 items, final is final).
+ * invariants (status order, count and total, four eyes: no key that created the batch or added
+ * an item approves it, at most 500 items, final is final). Keys are drawn for every act.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -79,7 +80,7 @@ const initialItems = fc
 type PayoutIdsShape = 'complete' | 'missing' | 'partial' | 'repeated';
 
 type Command =
-  | { readonly kind: 'add'; readonly items: readonly CryptoBatchItem[] }
+  | { readonly kind: 'add'; readonly key: string; readonly items: readonly CryptoBatchItem[] }
   | { readonly kind: 'approve' | 'submit'; readonly key: string; readonly ids: PayoutIdsShape };
 
 const idsShape = fc.constantFrom<PayoutIdsShape>(
@@ -92,7 +93,9 @@ const idsShape = fc.constantFrom<PayoutIdsShape>(
 );
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  someItems(60).map((items): Command => ({ kind: 'add', items })),
+  fc
+    .tuple(fc.constantFrom(...keys), someItems(60))
+    .map(([key, items]): Command => ({ kind: 'add', key, items })),
   fc
     .tuple(fc.constantFrom(...keys), idsShape)
     .map(([key, ids]): Command => ({ kind: 'approve', key, ids })),
@@ -117,7 +120,7 @@ const payoutIdsOf = (
 
 const eventOf = (snapshot: CryptoBatchSnapshot, c: Command, step: number): CryptoBatchEvent => {
   const at = 2000 + step;
-  if (c.kind === 'add') return { type: 'batch.items.add', items: c.items, at };
+  if (c.kind === 'add') return { type: 'batch.items.add', key_id: c.key, items: c.items, at };
   const payout_ids = payoutIdsOf(snapshot, c.ids, step);
   if (c.kind === 'submit')
     return { type: 'batch.submit', key_id: c.key, at, payout_ids: payout_ids ?? {} };
@@ -129,6 +132,8 @@ const eventOf = (snapshot: CryptoBatchSnapshot, c: Command, step: number): Crypt
 /** The model's own statement of the rules, written from the interface, not from the machine. */
 interface Model {
   status: CryptoBatchStatus;
+  /** Every key that chose a recipient: the creator, and whoever added accepted items. */
+  editors: Set<string>;
   orderNos: string[];
   addressKeys: string[];
   units: bigint;
@@ -165,6 +170,9 @@ const expectedRefusal = (model: Model, event: CryptoBatchEvent): string | undefi
     if (model.status !== 'draft') return 'batch not editable';
     if (count === 0) return 'batch has no items';
     if (event.key_id === creator) return 'batch must be approved by a key other than its creator';
+    if (model.editors.has(event.key_id)) {
+      return 'batch must be approved by a key that did not add its items';
+    }
     if (model.submitOnApprove && !idsComplete(model.orderNos, event.payout_ids)) {
       return 'internal error';
     }
@@ -178,6 +186,7 @@ const expectedRefusal = (model: Model, event: CryptoBatchEvent): string | undefi
 
 const applyToModel = (model: Model, event: CryptoBatchEvent): void => {
   if (event.type === 'batch.items.add') {
+    model.editors.add(event.key_id);
     for (const item of event.items) {
       model.orderNos.push(item.order_no);
       model.addressKeys.push(addressKey(item.beneficiary_account.address));
@@ -202,8 +211,12 @@ const checkInvariants = (snapshot: CryptoBatchSnapshot, model: Model): void => {
   const total = c.items.reduce((s, i) => s + amountToUnits(i.amount), 0n);
   expect(c.total_amount).toBe(unitsToAmount(total));
   expect(c.total_amount).toBe(unitsToAmount(model.units));
-  if (c.approved_by_key_id !== undefined)
+  // Four eyes (issue 19, M1): no key both chose a recipient and approved them.
+  if (c.approved_by_key_id !== undefined) {
     expect(c.approved_by_key_id).not.toBe(c.created_by_key_id);
+    expect(c.items.map((i) => i.added_by_key_id)).not.toContain(c.approved_by_key_id);
+    expect(model.editors.has(c.approved_by_key_id)).toBe(false);
+  }
   expect(new Set(c.items.map((i) => i.order_no)).size).toBe(c.item_count);
   expect(new Set(c.items.map((i) => addressKey(i.beneficiary_account.address))).size).toBe(
     c.item_count,
@@ -236,6 +249,7 @@ describe('cryptoBatch model-based properties', () => {
           }).snapshot;
           const model: Model = {
             status: 'draft',
+            editors: new Set([creator]),
             orderNos: items.map((i) => i.order_no),
             addressKeys: items.map((i) => addressKey(i.beneficiary_account.address)),
             units: items.reduce((s, i) => s + amountToUnits(i.amount), 0n),

@@ -37,8 +37,13 @@ const created = (overrides: Partial<CryptoBatchInput> = {}): CryptoBatchSnapshot
 let nextId = 0;
 const newId = () => `po_${++nextId}`;
 
-const add = (items: readonly CryptoBatchItem[], at = 2000): CryptoBatchEvent => ({
+const add = (
+  items: readonly CryptoBatchItem[],
+  at = 2000,
+  key_id = creator,
+): CryptoBatchEvent => ({
   type: 'batch.items.add',
+  key_id,
   items,
   at,
 });
@@ -211,6 +216,16 @@ describe('cryptoBatch: batch.approve (four eyes)', () => {
   it('the creator cannot approve its own batch', () => {
     const s = created();
     refuse(s, approve(s, creator), 'batch must be approved by a key other than its creator');
+  });
+
+  it('issue 19, M1: a key that added items cannot approve, even when another key created the batch', () => {
+    // Key A opens an empty draft; key B adds every item, then tries to approve it alone.
+    const draft = created({ items: [], submit: false });
+    const s = accept(draft, add([poolItem(2, '1'), poolItem(3, '2')], 2500, approver));
+    expect(s.context.items.map((i) => i.added_by_key_id)).toEqual([approver, approver]);
+    refuse(s, approve(s, approver), 'batch must be approved by a key that did not add its items');
+    // A third key, which chose nobody, is the second pair of eyes.
+    expect(cryptoBatchStatusOf(accept(s, approve(s, 'key_third')))).toBe('approved');
   });
 
   it('batch has no items', () => {

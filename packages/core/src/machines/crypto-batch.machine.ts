@@ -1,6 +1,7 @@
 /**
- * A crypto mass payout batch (decisions §6): `draft` takes items, a key other than the creator's
- * approves it (four eyes), and `submitted` (final) hands every item over to become a payout of
+ * A crypto mass payout batch (decisions §6): `draft` takes items, a key that neither created the
+ * batch nor added any of its items approves it (four eyes: one key alone never both chooses the
+ * recipients and approves them, issue 19 M1), and `submitted` (final) hands every item over to become a payout of
  * its own, with the item's order_no as the payout's reference.
  *
  * The engine creates those payouts: it gives the payout ids in the event that submits the batch
@@ -35,6 +36,11 @@ export interface CryptoBatchItemRecord extends CryptoBatchItem {
   readonly payout_id?: string;
   /** Unix seconds: when the item joined the batch. */
   readonly created_at: number;
+  /**
+   * The key that put the item in the batch (the creator for the create request's items). Items
+   * stored before this was recorded have none: their creator's key added them.
+   */
+  readonly added_by_key_id?: string;
 }
 
 /** JSON-serialisable; item_count and total_amount always agree with items. */
@@ -80,6 +86,8 @@ export type PayoutIds = Readonly<Record<string, string>>;
 export type CryptoBatchEvent =
   | {
       readonly type: 'batch.items.add';
+      /** The key adding them: it may not approve the batch. */
+      readonly key_id: string;
       readonly items: readonly CryptoBatchItem[];
       readonly at: number;
     }
@@ -108,6 +116,7 @@ const totalOf = (currency: CryptoCurrency, items: readonly CryptoBatchItem[]): s
 const recordsOf = (
   currency: CryptoCurrency,
   items: readonly CryptoBatchItem[],
+  keyId: string,
   at: number,
 ): CryptoBatchItemRecord[] =>
   items.map((item) => ({
@@ -116,7 +125,15 @@ const recordsOf = (
     beneficiary_account: item.beneficiary_account,
     status: 'pending',
     created_at: at,
+    added_by_key_id: keyId,
   }));
+
+/** Every key that chose a recipient of the batch: its creator and whoever added items. */
+export const batchEditorsOf = (context: CryptoBatchContext): ReadonlySet<string> =>
+  new Set([
+    context.created_by_key_id,
+    ...context.items.map((item) => item.added_by_key_id ?? context.created_by_key_id),
+  ]);
 
 /** Every item has its own non-empty payout id, and no id is given twice. */
 const payoutIdsCover = (
@@ -159,6 +176,9 @@ const refusalIn = (
       if (context.item_count === 0) return payrailError('batch_has_no_items');
       if (event.key_id === context.created_by_key_id) {
         return payrailError('batch_approver_is_creator');
+      }
+      if (batchEditorsOf(context).has(event.key_id)) {
+        return payrailError('batch_approver_added_items');
       }
       return context.submit_on_approve ? payoutIdsRefusal(context, event.payout_ids) : undefined;
     }
@@ -205,7 +225,7 @@ export const cryptoBatchMachine = setup({
   actions: {
     addItems: assign(({ context, event }) => {
       if (event.type !== 'batch.items.add') return {};
-      const added = recordsOf(context.currency, event.items, event.at);
+      const added = recordsOf(context.currency, event.items, event.key_id, event.at);
       const items = [...context.items, ...added];
       const total = money(context.currency, context.total_amount).value.plus(
         totalOf(context.currency, added),
@@ -234,7 +254,7 @@ export const cryptoBatchMachine = setup({
 }).createMachine({
   id: 'cryptoBatch',
   context: ({ input }) => {
-    const items = recordsOf(input.currency, input.items, input.at);
+    const items = recordsOf(input.currency, input.items, input.created_by_key_id, input.at);
     return {
       batch_id: input.batch_id,
       account_id: input.account_id,
@@ -293,7 +313,8 @@ export const cryptoBatchStatusOf = (snapshot: CryptoBatchSnapshot): CryptoBatchS
  *   receiving address in batch request` (within the new items); `duplicate order_no in batch`;
  *   `duplicate receiving address in batch request` (an address already in the batch);
  * - `batch.approve`: `batch not editable` (not draft); `batch has no items`; `batch must be
- *   approved by a key other than its creator`;
+ *   approved by a key other than its creator`; `batch must be approved by a key that did not add
+ *   its items`;
  * - `batch.submit`: `batch not ready for submit` (already submitted); `batch has no items`;
  *   `batch not approved`.
  * An event that submits without a payout id for every item: `internal error` (an engine bug).

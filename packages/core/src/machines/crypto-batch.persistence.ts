@@ -25,7 +25,7 @@ const StoredBatchItem = t.intersection([
     status: t.keyof({ pending: null, submitted: null }),
     created_at: t.number,
   }),
-  t.partial({ payout_id: t.string }),
+  t.partial({ payout_id: t.string, added_by_key_id: t.string }),
 ]);
 
 const StoredBatchContext = t.intersection([

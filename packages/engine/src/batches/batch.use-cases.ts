@@ -219,7 +219,12 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => {
       const batch = await merchantBatch(tx, caller, batchId);
       const context = batch.snapshot.context;
       const request = orRefuse(decodeCryptoBatchItemsRequest(context.currency)(body));
-      const event: CryptoBatchEvent = { type: 'batch.items.add', items: request.items, at: now };
+      const event: CryptoBatchEvent = {
+        type: 'batch.items.add',
+        key_id: caller.key_id,
+        items: request.items,
+        at: now,
+      };
       const refusal = batchRefusalOf(batch.snapshot, event);
       if (refusal !== undefined) refuse(refusal);
       await checkConfiguration(tx, account, context, request.items, context.items);

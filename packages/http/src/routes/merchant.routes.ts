@@ -559,7 +559,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     method: 'post',
     path: '/payment/crypto-payouts/batches/{batch_id}/approve',
     operationId: 'approveBatch',
-    summary: 'Approve a batch (a key other than its creator)',
+    summary: 'Approve a batch (a key that neither created it nor added its items)',
     tag: 'crypto payouts',
     permissions: ['payment.payout.submit'],
     errors: [
@@ -567,6 +567,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
       'batch_not_editable',
       'batch_has_no_items',
       'batch_approver_is_creator',
+      'batch_approver_added_items',
     ],
     response: resource('batch', BatchView),
     run: (engine, caller, r) => engine.batches.approve(caller, r.param('batch_id')),
