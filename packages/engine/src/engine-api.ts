@@ -212,13 +212,21 @@ export interface Engine {
     /**
      * The answer to verification request `attempt` (1-based, the delivery attempt): `true`
      * approves, `false` rejects, `null` (non-2xx, timeout, unparsable, undecided) records the
-     * attempt, and an undecided last attempt returns the payout (decisions §2).
+     * attempt, and an undecided last attempt returns the payout (decisions §2). `round` is the
+     * request's `verification_round`: an answer about another review round is refused
+     * (`invalid payout status`) and changes nothing (issue 19, M2).
      */
     verificationAnswered(
       payoutId: string,
       verified: boolean | null,
       attempt: number,
+      round?: number,
     ): Promise<Outcome<{ readonly payout: Answers.PayoutView }>>;
+    /**
+     * Whether the verification request of review `round` may still be sent: the payout still
+     * awaits verification in that round (a return, a cancel or a decision ends it).
+     */
+    verificationRequestOpen(payoutId: string, accountId: string, round: number): Promise<boolean>;
   };
   /** Background work, run by the server's loop and by the sandbox clock. */
   readonly workers: {

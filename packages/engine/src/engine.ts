@@ -44,7 +44,10 @@ export const createEngine = (given: EngineDeps): Engine => {
     },
     upstream: upstreamUseCases(deps),
     executions: payouts.executions,
-    callbacks: { verificationAnswered: payouts.answerVerification },
+    callbacks: {
+      verificationAnswered: payouts.answerVerification,
+      verificationRequestOpen: payouts.verificationRequestOpen,
+    },
     workers: { runDueTimers: workers.runDueTimers },
   };
 };

@@ -513,6 +513,8 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         },
         submitted_at: expect.any(Number),
         created_at: expect.any(Number),
+        // Beyond the interface (ADR 0038): the review round an answer is bound to.
+        verification_round: 1,
       });
       expect(JSON.stringify(outbox[0]?.payload)).not.toContain('jane@example.com');
       // Nothing approves it until the merchant answers: it stays in review, no money held.
@@ -525,6 +527,41 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
       expect(ok(await m.as.get('/payment/balances?currency=USD')).items).toEqual([
         balance('USD', '1000.00', '0.00', '1000.00'),
       ]);
+    });
+
+    it('issue 19, M2: a yes about 10.00 in one review round approves nothing after a return, an edit to 900.00 and a resubmission', async () => {
+      const m = await fundedMerchant();
+      await h.admin('PATCH', `/admin/accounts/${m.accountId}`, { verification_enabled: true });
+      const created = ok(
+        await m.as.post('/payment/quickpayout', { ...quickPayout('VER2'), amount: '10.00' }),
+      ).payout;
+      const id = created.payout_id as string;
+      // The operator returns it while the first request is still being retried; the merchant
+      // edits and resubmits: a new review round with its own request.
+      await h.admin('POST', `/admin/payouts/${id}/review`, { action: 'return', reason: 'amount' });
+      ok(await m.as.patch(`/payment/payouts/${id}`, { amount: '900.00' }));
+      ok(await m.as.post(`/payment/payouts/${id}/submit`));
+      const requests = (await outboxOf(id)).filter((o) => o.event_type === 'payout.verify.request');
+      expect(requests.map((o) => [o.payload.amount, o.payload.verification_round])).toEqual([
+        ['10.00', 1],
+        ['900.00', 2],
+      ]);
+      // The first request's round is over: it is not sent again.
+      expect(await h.engine.callbacks.verificationRequestOpen(id, m.accountId, 1)).toBe(false);
+      expect(await h.engine.callbacks.verificationRequestOpen(id, m.accountId, 2)).toBe(true);
+
+      // The verifier's yes about the 10.00 request, on its next retry, approves nothing.
+      const stale = await h.engine.callbacks.verificationAnswered(id, true, 2, 1);
+      expect(stale).toMatchObject({ _tag: 'Left', left: { message: 'invalid payout status' } });
+      expect(ok(await m.as.get(`/payment/payouts/${id}`)).payout).toMatchObject({
+        amount: '900.00',
+        review_status: 'pending_review',
+        execution_status: 'init',
+      });
+      // Only an answer about the 900.00 request decides.
+      const current = await h.engine.callbacks.verificationAnswered(id, false, 1, 2);
+      expect(current).toMatchObject({ _tag: 'Right' });
+      expect(ok(await m.as.get(`/payment/payouts/${id}`)).payout.review_status).toBe('rejected');
     });
 
     it('needs payment.payout.submit on create only when submit is not false', async () => {

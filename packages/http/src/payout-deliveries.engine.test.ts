@@ -132,6 +132,20 @@ describe.each(storesUnderTest)('payout callback deliveries ($name)', (under) => 
     expect(refused.body).toMatchObject({ code: 61, message: 'forbidden' });
   });
 
+  it('issue 19, M2: sending a payout callback again takes the payout permission, not only payment.webhook.write', async () => {
+    const webhooksOnly = await h.issueKey(a.accountId, {
+      permissions: ['payment.webhook.read', 'payment.webhook.write'],
+    });
+    const refused = await h
+      .as(webhooksOnly.token)
+      .post('/payment/webhook-deliveries/dlv_cb/redeliver');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 61, message: 'forbidden' });
+    // Nothing was queued: the delivery is still the failed one.
+    const kept = await store.transaction((tx) => tx.webhookDeliveries.get('dlv_cb'));
+    expect(kept).toMatchObject({ status: 'failed', outbox_id: sent.outbox_id });
+  });
+
   it('redelivers the callback: the same payload queued again to the notify_url', async () => {
     const answer = await h.as(a.token).post('/payment/webhook-deliveries/dlv_cb/redeliver');
     expect(answer.status).toBe(200);

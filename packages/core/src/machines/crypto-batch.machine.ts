@@ -129,7 +129,7 @@ const recordsOf = (
   }));
 
 /** Every key that chose a recipient of the batch: its creator and whoever added items. */
-export const batchEditorsOf = (context: CryptoBatchContext): ReadonlySet<string> =>
+const batchEditorsOf = (context: CryptoBatchContext): ReadonlySet<string> =>
   new Set([
     context.created_by_key_id,
     ...context.items.map((item) => item.added_by_key_id ?? context.created_by_key_id),

@@ -386,6 +386,7 @@ describe('payout lifecycle rules (decisions §2)', () => {
             fields_masked: { walleta_email: 'a***@example.com' },
           },
           submitted_at: at(5),
+          verification_round: 1,
           created_at: T0,
         },
       },
@@ -423,8 +424,40 @@ describe('payout lifecycle rules (decisions §2)', () => {
     expect(request).toMatchObject({
       eventType: 'payout.verify.request',
       revision: 6,
-      data: { amount: '90.00', submitted_at: at(5) },
+      data: { amount: '90.00', submitted_at: at(5), verification_round: 2 },
     });
+  });
+
+  it('issue 19, M2: an answer about another review round decides nothing; one about this round does', () => {
+    const first = run(payoutInput({ verification_enabled: true }), []);
+    expect(first.snapshot.context.verification_round).toBe(1);
+    const [request] = emitted(first.effects);
+    expect(request?.data).toMatchObject({ verification_round: 1 });
+    const resubmitted = run(payoutInput({ verification_enabled: true }), [
+      { type: 'payout.review.return', at: at(1) },
+      { type: 'payout.update', at: at(2), changes: { amount: '900.00', fee: '9.50' } },
+      { type: 'payout.submit', at: at(3) },
+    ]).snapshot;
+    expect(resubmitted.context.verification_round).toBe(2);
+    for (const verified of [true, false, null]) {
+      const stale = step(resubmitted, {
+        type: 'payout.verification.answered',
+        at: at(4),
+        verified,
+        attempt: 8,
+        round: 1,
+      });
+      expect(stale.changed).toBe(false);
+      expect(statePair(stale.snapshot)).toBe('pending_review / init');
+    }
+    const current = step(resubmitted, {
+      type: 'payout.verification.answered',
+      at: at(4),
+      verified: true,
+      attempt: 1,
+      round: 2,
+    });
+    expect(statePair(current.snapshot)).toBe('approved / init');
   });
 
   it('update applies the changes in draft and returned, bumping the revision', () => {

@@ -110,6 +110,12 @@ export interface PayoutContext {
   readonly verification: PayoutVerificationDetails;
   /** The highest verification attempt answered so far in the current review round. */
   readonly verification_attempts: number;
+  /**
+   * The review round: 1 at the first submission, +1 at each one after a return. Verification
+   * requests carry it, and an answer about another round approves nothing (issue 19, M2).
+   * Payouts stored before rounds existed have none until they are submitted again.
+   */
+  readonly verification_round?: number;
   readonly execution_fail_reason?: string;
   /** 1 at creation, +1 per accepted event: the expected version of optimistic concurrency and
    *  the revision of the events a transition emits. */
@@ -123,6 +129,7 @@ export interface PayoutContext {
 export type PayoutInput = Omit<
   PayoutContext,
   | 'verification_attempts'
+  | 'verification_round'
   | 'execution_fail_reason'
   | 'revision'
   | 'created_at'
@@ -167,6 +174,11 @@ export type PayoutEvent =
       readonly verified: boolean | null;
       /** 1-based delivery attempt the answer belongs to. */
       readonly attempt: number;
+      /**
+       * The review round of the request answered (its `verification_round`); an answer about
+       * another round is refused. Absent (a request sent before rounds existed): this round.
+       */
+      readonly round?: number;
     }
   | {
       readonly type: 'payout.review.approve' | 'payout.review.return' | 'payout.review.reject';
@@ -255,7 +267,16 @@ const verificationRequest = (context: PayoutContext): DomainEvent =>
     beneficiary_account: context.verification.beneficiary_account,
     submitted_at: context.submitted_at ?? context.updated_at,
     created_at: context.created_at,
+    ...(context.verification_round === undefined
+      ? {}
+      : { verification_round: context.verification_round }),
   });
+
+/** Whether a verification answer is about the payout's current review round. */
+const ofThisRound = (
+  context: PayoutContext,
+  event: { readonly round?: number | undefined },
+): boolean => event.round === undefined || event.round === context.verification_round;
 
 const sameValue = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
@@ -320,9 +341,10 @@ const payoutSetup = setup({
       revision: context.revision + 1,
       updated_at: event.at,
     })),
-    markSubmitted: assign(({ event }) => ({
+    markSubmitted: assign(({ context, event }) => ({
       submitted_at: event.at,
       verification_attempts: 0,
+      verification_round: (context.verification_round ?? 0) + 1,
       ...(event.type === 'payout.submit' && event.verification_enabled !== undefined
         ? { verification_enabled: event.verification_enabled }
         : {}),
@@ -346,16 +368,22 @@ const payoutSetup = setup({
     autoApprove: ({ context }) => context.auto_approve,
     changesAnything: ({ context, event }) =>
       event.type === 'payout.update' && payoutChangesAnything(context, event.changes),
-    verified: ({ event }) =>
-      event.type === 'payout.verification.answered' && event.verified === true,
-    refused: ({ event }) =>
-      event.type === 'payout.verification.answered' && event.verified === false,
-    lastAttemptUndecided: ({ event }) =>
+    verified: ({ context, event }) =>
       event.type === 'payout.verification.answered' &&
+      ofThisRound(context, event) &&
+      event.verified === true,
+    refused: ({ context, event }) =>
+      event.type === 'payout.verification.answered' &&
+      ofThisRound(context, event) &&
+      event.verified === false,
+    lastAttemptUndecided: ({ context, event }) =>
+      event.type === 'payout.verification.answered' &&
+      ofThisRound(context, event) &&
       event.verified === null &&
       event.attempt >= maxVerificationAttempts,
     newAttempt: ({ context, event }) =>
       event.type === 'payout.verification.answered' &&
+      ofThisRound(context, event) &&
       event.attempt > context.verification_attempts,
     coversDebit: ({ context, event }) =>
       (event.type === 'payout.execution.processing' ||
@@ -389,7 +417,7 @@ export const payoutMachine = payoutSetup.createMachine({
       revision: 1,
       created_at: at,
       updated_at: at,
-      ...(submit ? { submitted_at: at } : {}),
+      ...(submit ? { submitted_at: at, verification_round: 1 } : {}),
     };
   },
   initial: 'created',
@@ -767,6 +795,7 @@ const StoredPayoutContext = t.intersection([
     client_request_id: t.string,
     execution_fail_reason: t.string,
     submitted_at: t.number,
+    verification_round: t.number,
   }),
 ]);
 

@@ -165,7 +165,8 @@ export const webhookUseCases = (deps: EngineDeps) => {
     });
 
   /**
-   * A delivery of one of the caller's webhooks (or of a payout's notify_url) is sent again: a
+   * A delivery of one of the caller's webhooks (or of a payout's notify_url, which also takes
+   * `payment.payout.create`) is sent again: a
    * new outbox message with the same payload and destination, and the delivery goes back to
    * `pending`. A delivery still pending is already on its way and is answered as it is. A
    * delivery that is unknown, another merchant's, of a deleted webhook, or whose message is no
@@ -184,6 +185,9 @@ export const webhookUseCases = (deps: EngineDeps) => {
       if (sent === undefined || sent.account_id !== caller.account_id) {
         return refuse(payrailError('webhook_not_found'));
       }
+      // A payout's callback (its verification request above all) speaks for the payout: sending
+      // it again takes the payout permission too, not only the webhook one (issue 19, M2).
+      if (sent.business_type === 'payout') requirePermission(caller, 'payment.payout.create');
       const outboxId = deps.ids.next('obx');
       await tx.outbox.enqueue([
         {

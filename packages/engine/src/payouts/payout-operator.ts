@@ -185,17 +185,40 @@ export const payoutOperator = (deps: EngineDeps) => {
   };
 
   /**
-   * The merchant's answer to verification request `attempt` (1-based): `true` approves, `false`
-   * rejects, `null` (unparsable, undecided, no answer in time) records the attempt; an undecided
-   * last attempt returns the payout. For the webhook dispatcher that delivers the request.
+   * The merchant's answer to verification request `attempt` (1-based) of review `round`: `true`
+   * approves, `false` rejects, `null` (unparsable, undecided, no answer in time) records the
+   * attempt; an undecided last attempt returns the payout; an answer about another round is
+   * refused. For the webhook dispatcher that delivers the request.
    */
-  const answerVerification = (payoutId: string, verified: boolean | null, attempt: number) =>
+  const answerVerification = (
+    payoutId: string,
+    verified: boolean | null,
+    attempt: number,
+    round?: number,
+  ) =>
     operate(payoutId, async (_, __, at) => ({
       type: 'payout.verification.answered',
       at,
       verified,
       attempt,
+      ...(round === undefined ? {} : { round }),
     }));
+
+  /**
+   * Whether a verification request of `round` may still be sent: the payout still awaits
+   * verification in that round. A return, a cancel or an operator's decision ends the round, and
+   * its request is not sent again (issue 19, M2).
+   */
+  const verificationRequestOpen = (payoutId: string, accountId: string, round: number) =>
+    deps.store.transaction(async (tx) => {
+      const record = await tx.payouts.get(payoutId, accountId);
+      if (record === undefined) return false;
+      const loaded = await loadPayout(tx, record.payout_id, record.account_id);
+      return (
+        payoutStateKeyOf(loaded.snapshot) === 'pendingReview.awaitingVerification' &&
+        loaded.snapshot.context.verification_round === round
+      );
+    });
 
   /**
    * `payout.execute`: an approved payout goes to the executor port. Without one (the sandbox)
@@ -227,6 +250,7 @@ export const payoutOperator = (deps: EngineDeps) => {
     sandboxExecution,
     executionReport,
     answerVerification,
+    verificationRequestOpen,
     executeTimer,
   };
 };

@@ -63,5 +63,6 @@ export const payoutUseCases = (deps: EngineDeps) => {
     executions: { report: operator.executionReport } satisfies Engine['executions'],
     /** Not part of `Engine`: for the adapter that delivers verification requests. */
     answerVerification: operator.answerVerification,
+    verificationRequestOpen: operator.verificationRequestOpen,
   };
 };

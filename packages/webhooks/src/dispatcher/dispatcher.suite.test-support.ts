@@ -545,10 +545,48 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
           ['payout.review.approved', 'delivered', 1],
         ]);
         expect((await bed.payout(m, payoutId)).status).toBe('approved');
+        // The ended round's request was not sent again (issue 19, M2).
+        expect(
+          receiver.requests.filter((r) => r.body.includes('payout.verification')),
+        ).toHaveLength(1);
         const [delivery] = await bed.deliveriesOf(m.accountId);
         expect(delivery?.attempts[1]?.error).toBe(
-          'HTTP 500; the payout no longer awaits verification',
+          'not sent: verification round 1 of the payout has ended',
         );
+      });
+
+      it('issue 19, M2: a yes about 100.00 in round 1 never approves the 900.00 of round 2', async () => {
+        // The verifier says yes only to 100.00, and its first answer is lost (500).
+        const receiver = await receiverOf((request) => {
+          const body = JSON.parse(request.body) as Json;
+          if (body.type !== 'payout.verification') return { status: 200 };
+          if (body.amount !== '100.00') return { status: 200, body: '{"verified":false}' };
+          return request.nth === 1 ? { status: 500 } : { status: 200, body: '{"verified":true}' };
+        });
+        const { bed, m } = await verifying();
+        const payoutId = await bed.createPayout(m, receiver.url('/cb'));
+        await bed.dispatcher.runOnce();
+        // While round 1 is retried: the operator returns it, the merchant makes it 900.00 and
+        // submits it again.
+        dataOf(await bed.engine.admin.reviewPayout(payoutId, { action: 'return', reason: 'x' }));
+        dataOf(await bed.engine.payouts.update(m.caller, payoutId, { amount: '900.00' }));
+        dataOf(await bed.engine.payouts.submit(m.caller, payoutId));
+        await bed.advance(5);
+        await bed.advance(60);
+        const asked = receiver.requests
+          .map((r) => JSON.parse(r.body) as Json)
+          .filter((body) => body.type === 'payout.verification')
+          .map((body) => [body.amount, body.verification_round]);
+        // Round 1 was asked once (its retry was not sent); round 2 was asked and refused.
+        expect(asked).toEqual([
+          ['100.00', 1],
+          ['900.00', 2],
+        ]);
+        expect(await bed.payout(m, payoutId)).toMatchObject({
+          amount: '900.00',
+          status: 'rejected',
+          review_status: 'rejected',
+        });
       });
     });
 

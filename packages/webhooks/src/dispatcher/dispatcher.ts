@@ -156,6 +156,12 @@ const statusOf: Readonly<Record<'complete' | 'retry' | 'fail', WebhookDeliveryRe
   fail: 'failed',
 };
 
+/** The review round a verification request was sent for (`verification_round`), if it names one. */
+const roundOf = (message: OutboxMessage): number | undefined => {
+  const round = (message.payload as { readonly verification_round?: unknown }).verification_round;
+  return typeof round === 'number' ? round : undefined;
+};
+
 export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
   const { store, clock, ids, callbacks, worker } = options;
   const transport = options.transport ?? httpTransport({ allowInsecure: options.allowInsecure });
@@ -175,7 +181,12 @@ export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
     response: OutboundResponse,
   ): Promise<Verdict> => {
     const decision = isSuccess(response.statusCode) ? verificationDecisionOf(response) : null;
-    const answer = await callbacks.verificationAnswered(message.business_id, decision, attempt);
+    const answer = await callbacks.verificationAnswered(
+      message.business_id,
+      decision,
+      attempt,
+      roundOf(message),
+    );
     if (decision !== null) {
       // The merchant answered; a payout that moved on meanwhile (an operator decided, it was
       // cancelled) keeps its state, and the request is done either way.
@@ -237,6 +248,23 @@ export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
         status_code: null,
         latency_ms: 0,
         error: `not sent: ${resolved.reason}`,
+        response_body: '',
+      };
+      await settle(message, resolved.target, 'fail', entry, at);
+      return;
+    }
+    // A verification request whose review round ended (the payout was returned, cancelled or
+    // decided) is not sent again: an answer to it could only be about a version that is gone.
+    const round = message.event_type === verificationRequestType ? roundOf(message) : undefined;
+    if (
+      round !== undefined &&
+      !(await callbacks.verificationRequestOpen(message.business_id, message.account_id, round))
+    ) {
+      const entry = {
+        at,
+        status_code: null,
+        latency_ms: 0,
+        error: `not sent: verification round ${round} of the payout has ended`,
         response_body: '',
       };
       await settle(message, resolved.target, 'fail', entry, at);
