@@ -569,6 +569,87 @@ describe('payment refusal', () => {
   });
 });
 
+describe('one transfer, one record (issue 19, L1)', () => {
+  const refusal = 'invalid upstream merchant deposit payload';
+  /** The same on-chain transfer as payment `p` (tx `0xfeed`), reported under `q`. */
+  const again = (kind: ProviderEventKind, extra: Partial<ProviderPaymentEvent> = {}) =>
+    observed(payment(kind, 'q', '10', { tx_hash: '0xfeed', ...extra }), T0 + 90);
+  const paidOnce = (kind: ProviderEventKind = 'confirmed') =>
+    run([observed(payment(kind, 'p', '10', { tx_hash: '0xfeed' }))]).snapshot;
+
+  it('refuses a transfer reported again under another payment id, and never credits it twice', () => {
+    for (const [first, second] of [
+      ['confirmed', 'confirmed'],
+      ['detected', 'confirmed'],
+      ['confirmed', 'detected'],
+      ['confirming', 'failed'],
+    ] as const) {
+      const snapshot = paidOnce(first);
+      const event = again(second);
+      expect(orderRefusalOf(snapshot, event)?.message).toBe(refusal);
+      // The machine alone takes it as nothing: no second record, no second pay_in.
+      const step = decide(acquiringOrderMachine, snapshot, event);
+      expect(step.changed).toBe(false);
+      expect(journals(step.effects)).toEqual([]);
+      expect(Object.keys(step.snapshot.context.payments)).toEqual(['p']);
+    }
+  });
+
+  it('whatever the amount or the letter case of a hex hash, and after expiry too', () => {
+    const snapshot = paidOnce();
+    expect(orderRefusalOf(snapshot, again('confirmed', { amount: '20' }))?.message).toBe(refusal);
+    expect(orderRefusalOf(snapshot, again('confirmed', { tx_hash: '0xFEED' }))?.message).toBe(
+      refusal,
+    );
+    const late = observed(payment('confirmed', 'q', '10', { tx_hash: '0xfeed' }), EXPIRE + 10);
+    expect(orderRefusalOf(snapshot, late)?.message).toBe(refusal);
+    expect(decide(acquiringOrderMachine, snapshot, late).snapshot.context.payments.q).toBe(
+      undefined,
+    );
+  });
+
+  it('refuses a record without a tx_hash learning the tx_hash of another record', () => {
+    const { snapshot } = run([
+      observed(payment('detected', 'p', '10', { tx_hash: '' }), T0 + 10),
+      observed(payment('confirmed', 'q', '10', { tx_hash: '0xfeed' }), T0 + 20),
+    ]);
+    const learns = observed(payment('confirmed', 'p', '10', { tx_hash: '0xfeed' }), T0 + 30);
+    expect(orderRefusalOf(snapshot, learns)?.message).toBe(refusal);
+    const step = decide(acquiringOrderMachine, snapshot, learns);
+    expect(step.changed).toBe(false);
+    expect(journals(step.effects)).toEqual([]);
+  });
+
+  it('leaves records without a tx_hash, other transactions, other tokens and the same id alone', () => {
+    const snapshot = paidOnce();
+    expect(orderRefusalOf(snapshot, again('confirmed', { tx_hash: '' }))).toBeUndefined();
+    expect(orderRefusalOf(snapshot, again('confirmed', { tx_hash: '0xbeef' }))).toBeUndefined();
+    // One transaction may move two tokens to one address: two transfers.
+    const evm = { address: `0x${'ab'.repeat(20)}`, tx_hash: '0xfeed' };
+    const usdtPaid = run([
+      observed(payment('confirmed', 'p', '10', { ...evm, token_id: 'ETH_USDT' })),
+    ]).snapshot;
+    expect(
+      orderRefusalOf(usdtPaid, again('confirmed', { ...evm, token_id: 'ETH_USDC' })),
+    ).toBeUndefined();
+    // An EVM address in another letter case is the same address.
+    const upper = { address: `0x${'AB'.repeat(20)}`, token_id: 'ETH_USDT' as const };
+    expect(orderRefusalOf(usdtPaid, again('confirmed', upper))?.message).toBe(refusal);
+    const repeat = observed(payment('confirmed', 'p', '10', { tx_hash: '0xfeed' }), T0 + 90);
+    expect(orderRefusalOf(snapshot, repeat)).toBeUndefined();
+    // Solana's base58 hashes are case-sensitive: another spelling is another transaction.
+    const sol = { token_id: 'SOL_USDC' as const, address: 'So1Address' };
+    const solPaid = run(
+      [observed(payment('confirmed', 'p', '10', { ...sol, tx_hash: 'AbC' }))],
+      orderInput({ allowed_pay_currencies: ['SOL_USDC'] }),
+    ).snapshot;
+    expect(orderRefusalOf(solPaid, again('confirmed', { ...sol, tx_hash: 'abc' }))).toBeUndefined();
+    expect(orderRefusalOf(solPaid, again('confirmed', { ...sol, tx_hash: 'AbC' }))?.message).toBe(
+      refusal,
+    );
+  });
+});
+
 describe('persistence', () => {
   it('round-trips through getPersistedSnapshot JSON and carries on identically', () => {
     const { snapshot } = run([

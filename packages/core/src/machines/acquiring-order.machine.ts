@@ -30,6 +30,7 @@ import {
   finalOrderStatuses,
   formatPayAmount,
   isFinalOrderStatus,
+  joinObservations,
   mergePayment,
   type OrderAmounts,
   type OrderStatus,
@@ -38,6 +39,7 @@ import {
   type PaymentRecord,
   type PaymentStatus,
   ProviderPaymentEvent,
+  recordOfTransfer,
   sameTransfer,
 } from './order-status.js';
 
@@ -249,6 +251,10 @@ const contentChangeOf = (
         late,
       });
       if (after === before) return { context };
+      // A transfer another record holds adds nothing under a second id (the refusal answers it).
+      if (recordOfTransfer(context.payments, after, after.payment_id) !== undefined) {
+        return { context };
+      }
       // money moving after expiry or close; not a record already confirmed in time gaining depth
       const anomalous = late && after.status !== 'completed';
       return {
@@ -550,9 +556,10 @@ export const isFinalOrder = (snapshot: AcquiringOrderSnapshot): boolean =>
  * `completed order cannot be closed`, on another final state `order already final`.
  * select_token: on a final order `order already final`; a token outside allowed_pay_currencies
  * `network/currency not allowed by order`; no address `address required`. A payment observation
- * is refused when malformed (the codec's message) or when it contradicts the recorded transfer
- * (`invalid upstream merchant deposit payload`); the expiry timer is never refused. A duplicate
- * or an early timer is not refused either: the machine simply ignores it.
+ * is refused when malformed (the codec's message), when it contradicts the recorded transfer, or
+ * when it names under another payment id a transfer another record holds (`recordOfTransfer`),
+ * both `invalid upstream merchant deposit payload`; the expiry timer is never refused. A
+ * duplicate or an early timer is not refused either: the machine simply ignores it.
  */
 export const orderRefusalOf = (
   snapshot: AcquiringOrderSnapshot,
@@ -579,8 +586,15 @@ export const orderRefusalOf = (
     case 'acquiring.payment.observed': {
       const decoded = decodeWith(ProviderPaymentEvent)(event.payment);
       if (E.isLeft(decoded)) return decoded.left;
-      const record = context.payments[event.payment.payment_id];
-      return record === undefined || sameTransfer(record, observationOf(event.payment))
+      const paymentId = event.payment.payment_id;
+      const record = context.payments[paymentId];
+      const observed = observationOf(event.payment);
+      if (record !== undefined && !sameTransfer(record, observed)) {
+        return payrailError('invalid_upstream_deposit_payload');
+      }
+      // The transfer as the record would name it after the event (a tx_hash may be learnt now).
+      const transfer = record === undefined ? observed : joinObservations(record, observed);
+      return recordOfTransfer(context.payments, transfer, paymentId) === undefined
         ? undefined
         : payrailError('invalid_upstream_deposit_payload');
     }

@@ -164,6 +164,41 @@ export const sameTransfer = (a: PaymentObservation, b: PaymentObservation): bool
   new Decimal(a.amount).equals(b.amount) &&
   (a.tx_hash === b.tx_hash || a.tx_hash === '' || b.tx_hash === '');
 
+/** What names one on-chain transfer: its token (so its network), receiving address and tx_hash. */
+export type TransferIdentity = Pick<PaymentObservation, 'token_id' | 'address' | 'tx_hash'>;
+
+/**
+ * Hex (EVM hashes and addresses, TRON hashes) names one thing in any letter case, as a provider
+ * may spell it; base58 (TRON addresses, everything on Solana) is case-sensitive.
+ */
+const identityKeyOf = ({ token_id, address, tx_hash }: TransferIdentity): string => {
+  const format = payTokens[token_id].addressFormat;
+  const hashKey = format === 'solana' ? tx_hash : tx_hash.toLowerCase();
+  const addressKey = format === 'evm' ? address.toLowerCase() : address;
+  return JSON.stringify([token_id, addressKey, hashKey]);
+};
+
+/**
+ * The record among `payments`, other than `paymentId`'s, of the transfer `transfer` names.
+ * Issue 19, L1: a provider's payment id is its name for one transfer, and the order credits by
+ * payment id, so the same transfer reported again under another id would be credited twice;
+ * whatever the ids, one transfer is one record. A transfer whose tx_hash is not known yet names
+ * none, and matches nothing until it learns it. An address belongs to one order, so one order's
+ * records are all the transfer can be among.
+ */
+export const recordOfTransfer = (
+  payments: Readonly<Record<string, PaymentRecord>>,
+  transfer: TransferIdentity,
+  paymentId?: string,
+): PaymentRecord | undefined => {
+  if (transfer.tx_hash === '') return undefined;
+  const key = identityKeyOf(transfer);
+  return Object.values(payments).find(
+    (record) =>
+      record.payment_id !== paymentId && record.tx_hash !== '' && identityKeyOf(record) === key,
+  );
+};
+
 /**
  * The join of two observations of one transfer (`sameTransfer`): the higher chain status, the
  * most confirmations and required confirmations, the tx_hash once known. On observations of one

@@ -24,6 +24,7 @@ import {
   payrailError,
   payTokenFor,
   payTokens,
+  recordOfTransfer,
   resolveOrderPayTokens,
   restoreOrder,
   type SelectedPayToken,
@@ -305,7 +306,19 @@ export const acquiringUseCases = (deps: EngineDeps): AcquiringUseCases => {
               token_id: request.token_id,
             });
       await recordDepositAddress(tx, deps.ids, context, network, address, now);
-      const paymentId = request.payment_id ?? deps.ids.next('pay');
+      // Unnamed, a report of a transfer the order holds is that payment's, as the sandbox
+      // provider names every report of one transfer alike: a repeat updates it, never a second
+      // record (issue 19, L1). Named, the id is the caller's word, and a second id is refused.
+      const paymentId =
+        request.payment_id ??
+        (request.tx_hash === undefined
+          ? undefined
+          : recordOfTransfer(context.payments, {
+              token_id: request.token_id,
+              address,
+              tx_hash: request.tx_hash,
+            })?.payment_id) ??
+        deps.ids.next('pay');
       const event = sandboxPaymentEvent(request, {
         payment_id: paymentId,
         address,

@@ -122,7 +122,11 @@ const bindPaymentId = async (
  * transfer cannot pay two orders, so an event naming a payment id first seen on another order
  * is refused with the same message (`bindPaymentId`; for a payment recorded before ids were
  * bound, the ledger's `duplicate_journal` still refuses a second credit), on every path a
- * payment arrives by.
+ * payment arrives by. One transfer (token, receiving address, tx_hash) is one record too: the
+ * order machine refuses it reported under a second payment id with the same message
+ * (`recordOfTransfer`). An address belongs to one order, so the order's own records are where a
+ * transfer can be met again, and two racing reports of it under two ids are kept apart by the
+ * order's version: the loser reruns on the winner's record and is refused.
  */
 export const applyPaymentEvent = async (
   deps: EngineDeps,

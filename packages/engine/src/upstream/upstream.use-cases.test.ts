@@ -440,6 +440,54 @@ describe('upstream.receive: payments', () => {
     expect(await bed.oracle.journalIds()).toEqual(['dup:pay_in']);
   });
 
+  it('refuses one transfer under a second payment id (issue 19, L1): in one request or later, and credits it once', async () => {
+    const bed = await upstreamBed();
+    const { order_id, address } = await directOrder(bed, 'ORD-1', 'TRON_USDT', {
+      order_amount: '90.00',
+    });
+    const transfer = (payment_id: string, kind: 'detected' | 'confirmed' = 'confirmed') =>
+      upstreamEvent(address, kind, { payment_id, tx_hash: 'tx-feed' });
+    const invalid = refusal(400, 51, 'invalid upstream merchant deposit payload');
+    // Both in one request: refused whole, nothing recorded.
+    expect(
+      refusalOf(
+        await bed.engine.upstream.receive(
+          'test',
+          fromLoopback([transfer('one', 'detected'), transfer('two')]),
+        ),
+      ),
+    ).toEqual(invalid);
+    expect(await paymentsOf(bed, order_id)).toEqual([]);
+    dataOf(await bed.engine.upstream.receive('test', fromLoopback([transfer('one')])));
+    for (const paymentId of ['two', 'three']) {
+      expect(
+        refusalOf(await bed.engine.upstream.receive('test', fromLoopback([transfer(paymentId)]))),
+      ).toEqual(invalid);
+    }
+    expect((await paymentsOf(bed, order_id)).map((p) => p.payment_id)).toEqual(['one']);
+    expect(await orderOf(bed, order_id)).toMatchObject({ paid_amount_total: '30.000000' });
+    expect(await bed.oracle.journalIds()).toEqual(['one:pay_in']);
+  });
+
+  it('leaves a transfer whose tx_hash is unknown alone until it learns one another payment holds', async () => {
+    const bed = await upstreamBed();
+    const { order_id, address } = await directOrder(bed, 'ORD-1', 'TRON_USDT', {
+      order_amount: '90.00',
+    });
+    const receive = (...events: Parameters<typeof upstreamEvent>[]) =>
+      bed.engine.upstream.receive('test', fromLoopback(events.map((e) => upstreamEvent(...e))));
+    dataOf(await receive([address, 'detected', { payment_id: 'early', tx_hash: '' }]));
+    dataOf(await receive([address, 'confirmed', { payment_id: 'known', tx_hash: 'tx-feed' }]));
+    expect(
+      refusalOf(await receive([address, 'confirmed', { payment_id: 'early', tx_hash: 'tx-feed' }])),
+    ).toEqual(refusal(400, 51, 'invalid upstream merchant deposit payload'));
+    expect(await bed.oracle.journalIds()).toEqual(['known:pay_in']);
+    // Its own transaction confirms it: another transfer, credited.
+    dataOf(await receive([address, 'confirmed', { payment_id: 'early', tx_hash: 'tx-other' }]));
+    expect(await orderOf(bed, order_id)).toMatchObject({ paid_amount_total: '60.000000' });
+    expect([...(await bed.oracle.journalIds())].sort()).toEqual(['early:pay_in', 'known:pay_in']);
+  });
+
   it('applies a request whole or not at all', async () => {
     const bed = await upstreamBed();
     const { order_id, address } = await directOrder(bed, 'ORD-1');
