@@ -151,10 +151,63 @@ describe('parseConfig', () => {
     expect(parseConfig({ PORT: port }, cwd).ok).toBe(valid);
   });
 
-  it('treats empty variables as unset', () => {
-    expect(
-      configOf({ PORT: '', PAYRAIL_ENV: '', PAYRAIL_ADMIN_TOKEN: '', PAYRAIL_KEY_SECRET: '' }),
-    ).toMatchObject({ port: 8080, environment: 'sandbox', adminToken: undefined });
+  it('treats empty variables as unset, except PAYRAIL_ENV', () => {
+    expect(configOf({ PORT: '', PAYRAIL_ADMIN_TOKEN: '', PAYRAIL_KEY_SECRET: '' })).toMatchObject({
+      port: 8080,
+      environment: 'sandbox',
+      adminToken: undefined,
+    });
+  });
+
+  describe('issue 19, L6', () => {
+    it('an empty PAYRAIL_ENV is refused, not taken for the sandbox', () => {
+      for (const raw of ['', ' ']) {
+        expect(errorsOf({ PAYRAIL_ENV: raw })).toEqual([
+          `PAYRAIL_ENV must be "sandbox" or "live", not "${raw}"`,
+        ]);
+      }
+    });
+
+    it('PAYRAIL_TRUSTED_PROXIES may not trust every address', () => {
+      expect(errorsOf({ PAYRAIL_TRUSTED_PROXIES: '10.0.0.1, 0.0.0.0/0,::/0' })).toEqual([
+        'PAYRAIL_TRUSTED_PROXIES must not trust every address (0.0.0.0/0, ::/0): any client ' +
+          'could then write its own address; list your proxies',
+      ]);
+      expect(configOf({ PAYRAIL_TRUSTED_PROXIES: '10.0.0.0/8' }).trustedProxies).toEqual([
+        '10.0.0.0/8',
+      ]);
+    });
+
+    it('config show hides the credentials in PAYRAIL_INSPECT', () => {
+      const shown = describeConfig(
+        configOf({ PAYRAIL_INSPECT: 'wss://ops:s3cret@relay.internal:8443/inspect?token=t0k' }),
+      ).find((e) => e.name === 'PAYRAIL_INSPECT')?.value;
+      expect(shown).toBe('wss://***:***@relay.internal:8443/inspect?token=***');
+      expect(shown).not.toContain('s3cret');
+      expect(shown).not.toContain('t0k');
+    });
+
+    it('in live the inspector streams to this machine only, unless PAYRAIL_INSPECT_ALLOW_REMOTE=1', () => {
+      const live = {
+        PAYRAIL_ENV: 'live',
+        PAYRAIL_ADMIN_TOKEN: adminToken,
+        PAYRAIL_KEY_SECRET: keySecret,
+      };
+      expect(errorsOf({ ...live, PAYRAIL_INSPECT: 'ws://relay.internal:8081' })).toEqual([
+        'PAYRAIL_INSPECT sends every payout, order and batch decision to the relay: with ' +
+          'PAYRAIL_ENV=live it must be on this machine (127.0.0.1, [::1] or localhost), or set ' +
+          'PAYRAIL_INSPECT_ALLOW_REMOTE=1 to send it elsewhere',
+      ]);
+      for (const local of ['ws://127.0.0.1:8081', 'ws://[::1]:8081', 'ws://localhost:8081']) {
+        expect(parseConfig({ ...live, PAYRAIL_INSPECT: local }, cwd).ok, local).toBe(true);
+      }
+      const remote = { PAYRAIL_INSPECT: 'ws://relay.internal:8081' };
+      expect(parseConfig({ ...live, ...remote, PAYRAIL_INSPECT_ALLOW_REMOTE: '1' }, cwd).ok).toBe(
+        true,
+      );
+      // The sandbox streams where it is told.
+      expect(parseConfig(remote, cwd).ok).toBe(true);
+    });
   });
 
   it('reads the sandbox upstream sources, and refuses them in live', () => {

@@ -131,7 +131,8 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
 
   const environment = ((): Environment => {
     const raw = env.PAYRAIL_ENV;
-    if (!present(raw)) return 'sandbox';
+    // Unset is the sandbox; set to nothing is a mistake (issue 19, L6), not a quiet sandbox.
+    if (raw === undefined) return 'sandbox';
     if (raw === 'sandbox' || raw === 'live') return raw;
     errors.push(`PAYRAIL_ENV must be "sandbox" or "live", not "${raw}"`);
     return 'sandbox';
@@ -292,6 +293,15 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
         `PAYRAIL_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
       );
     }
+    // A /0 block believes X-Forwarded-For from anyone: every client would name its own address,
+    // and API keys' IP whitelists would mean nothing (issue 19, L6).
+    const everyone = entries.filter((entry) => /\/0+$/.test(entry));
+    if (everyone.length > 0) {
+      errors.push(
+        `PAYRAIL_TRUSTED_PROXIES must not trust every address (${everyone.join(', ')}): any ` +
+          'client could then write its own address; list your proxies',
+      );
+    }
     return entries;
   })();
 
@@ -340,9 +350,19 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     const url = parseUrl(raw.trim());
     if (url === undefined || (url.protocol !== 'ws:' && url.protocol !== 'wss:')) {
       errors.push(
-        `PAYRAIL_INSPECT must be the ws:// or wss:// address of an inspector relay, not "${raw}"`,
+        `PAYRAIL_INSPECT must be the ws:// or wss:// address of an inspector relay, not "${redactUrl(raw)}"`,
       );
       return undefined;
+    }
+    // Every decision, amounts and ids included, goes to the relay: in live only to this machine,
+    // unless the operator says so (issue 19, L6).
+    const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+    if (environment === 'live' && !loopback && env.PAYRAIL_INSPECT_ALLOW_REMOTE !== '1') {
+      errors.push(
+        'PAYRAIL_INSPECT sends every payout, order and batch decision to the relay: with ' +
+          'PAYRAIL_ENV=live it must be on this machine (127.0.0.1, [::1] or localhost), or set ' +
+          'PAYRAIL_INSPECT_ALLOW_REMOTE=1 to send it elsewhere',
+      );
     }
     return url.toString();
   })();
@@ -390,6 +410,21 @@ const isPostgresUrl = (raw: string): boolean => {
 export const redactConnectionString = (raw: string): string => {
   const url = parseUrl(raw);
   if (url === undefined) return '<unparsable>';
+  if (url.password !== '') url.password = '***';
+  for (const key of [...url.searchParams.keys()]) {
+    if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
+  }
+  return url.toString();
+};
+
+/**
+ * Any other URL a setting names, without what may be a credential: the user and password, and
+ * query values named like a secret (`ws://***:***@relay:8081/?token=***`).
+ */
+const redactUrl = (raw: string): string => {
+  const url = parseUrl(raw.trim());
+  if (url === undefined) return '<unparsable>';
+  if (url.username !== '') url.username = '***';
   if (url.password !== '') url.password = '***';
   for (const key of [...url.searchParams.keys()]) {
     if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
@@ -514,5 +549,8 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
           ? '(unset: generated and printed at each start)'
           : '(set, redacted)',
   },
-  { name: 'PAYRAIL_INSPECT', value: config.inspectUrl ?? '(unset: no inspector)' },
+  {
+    name: 'PAYRAIL_INSPECT',
+    value: config.inspectUrl === undefined ? '(unset: no inspector)' : redactUrl(config.inspectUrl),
+  },
 ];
