@@ -37,11 +37,7 @@ const created = (overrides: Partial<CryptoBatchInput> = {}): CryptoBatchSnapshot
 let nextId = 0;
 const newId = () => `po_${++nextId}`;
 
-const add = (
-  items: readonly CryptoBatchItem[],
-  at = 2000,
-  key_id = creator,
-): CryptoBatchEvent => ({
+const add = (items: readonly CryptoBatchItem[], at = 2000, key_id = creator): CryptoBatchEvent => ({
   type: 'batch.items.add',
   key_id,
   items,
