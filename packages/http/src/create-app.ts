@@ -50,8 +50,8 @@ export interface AppDeps {
   readonly rateLimit?: RateLimitOptions;
   /**
    * Per client address, before authentication (issue 12, finding 6): `failedAuthentications`
-   * per 10 s on `/payment` and `/admin` (default 50), `requestsPerSecond` on `/checkout` and
-   * `/upstream` (default 100, burst twice that); 0 turns either off.
+   * per 10 s on `/payment` and as many on `/admin` (default 50), `requestsPerSecond` on
+   * `/checkout` and `/upstream` (default 100, burst twice that); 0 turns either off.
    */
   readonly addressLimit?: {
     readonly failedAuthentications?: number;
@@ -141,15 +141,17 @@ export const createApp = (deps: AppDeps) => {
   app.use('*', (c, next) => (c.req.method === 'GET' ? next() : closeAfterUnreadBody(c, next)));
   const { failedAuthentications = 50, requestsPerSecond = 100, now } = deps.addressLimit ?? {};
   const clock = now === undefined ? {} : { now };
-  const failures = tokenBucketLimiter({
-    requestsPerSecond: failedAuthentications / 10,
-    burst: Math.max(1, failedAuthentications),
-    ...clock,
-  });
-  const openRoutes = tokenBucketLimiter({ requestsPerSecond, ...clock });
+  // A budget per surface (issue 19, L4): bad merchant tokens must not lock the operator out of
+  // `/admin` from the same address (an office behind one NAT), nor the reverse.
   for (const path of ['/payment/*', '/admin/*']) {
+    const failures = tokenBucketLimiter({
+      requestsPerSecond: failedAuthentications / 10,
+      burst: Math.max(1, failedAuthentications),
+      ...clock,
+    });
     app.use(path, failedAuthenticationLimit(failures, clientIp));
   }
+  const openRoutes = tokenBucketLimiter({ requestsPerSecond, ...clock });
   for (const path of ['/checkout/*', '/upstream/*']) {
     app.use(path, addressRateLimit(openRoutes, clientIp));
   }

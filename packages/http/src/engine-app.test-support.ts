@@ -7,6 +7,7 @@
 import {
   type AcquiringProvider,
   type IdGenerator,
+  type OutboundUrlGuardPort,
   type PayoutExecutor,
   type Store,
   sandboxNetworkSchemas,
@@ -51,6 +52,8 @@ export interface HarnessOptions extends Partial<Omit<AppDeps, 'engine' | 'adminT
   readonly acquiringProviders?: readonly AcquiringProvider[];
   /** Receives approved payouts (the `payout.execute` timer); default none, as in the sandbox. */
   readonly payoutExecutor?: PayoutExecutor;
+  /** The create-time SSRF check of notify_url and webhook urls; default none (lexical only). */
+  readonly outboundUrlGuard?: OutboundUrlGuardPort;
 }
 
 export const engineApp = (options: HarnessOptions = {}) => {
@@ -68,6 +71,9 @@ export const engineApp = (options: HarnessOptions = {}) => {
     },
     acquiringProviders: options.acquiringProviders ?? [],
     ...(options.payoutExecutor === undefined ? {} : { payoutExecutor: options.payoutExecutor }),
+    ...(options.outboundUrlGuard === undefined
+      ? {}
+      : { outboundUrlGuard: options.outboundUrlGuard }),
   });
   const {
     keySecret: _secret,
@@ -75,6 +81,7 @@ export const engineApp = (options: HarnessOptions = {}) => {
     store: _store,
     acquiringProviders: _providers,
     payoutExecutor: _executor,
+    outboundUrlGuard: _guard,
     ...appOptions
   } = options;
   const app = createApp({

@@ -3,6 +3,10 @@
  * by client address limit failed authentications and the open routes (issue 12, finding 6). Each key may burst
  * `burst` requests and is refilled at `requestsPerSecond`; `requestsPerSecond: 0` turns it off.
  * One process, one set of buckets: behind several processes each one limits on its own.
+ *
+ * What is only known after the request (was its credential bad?) is counted with a reservation
+ * (issue 19, L4): the token is taken before and given back once the request is known not to count,
+ * so requests in flight together can never spend more than the bucket holds.
  */
 
 export interface RateLimitOptions {
@@ -18,10 +22,29 @@ export type RateDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly retryAfterSeconds: number };
 
+/**
+ * A token taken for a request whose outcome decides whether it counts: `release` gives it back
+ * (the request did not count), `spend` keeps it. The first of the two called decides; both may be
+ * called again at no effect.
+ */
+export interface Reservation {
+  readonly allowed: true;
+  release(): void;
+  spend(): void;
+}
+
+type RateRefusal = Extract<RateDecision, { readonly allowed: false }>;
+
 export interface RateLimiter {
   take(key: string): RateDecision;
   /** What `take` would answer, without taking a token. */
   peek(key: string): RateDecision;
+  /**
+   * Takes a token to be released or spent later. With no token left while others are reserved,
+   * waits until one is given back or, once none is reserved, refuses: a request is never refused
+   * for tokens that requests still in flight may give back.
+   */
+  reserve(key: string): Promise<Reservation | RateRefusal>;
   /** How many keys have a bucket (full buckets are forgotten once there are many). */
   trackedKeys(): number;
 }
@@ -29,8 +52,13 @@ export interface RateLimiter {
 const defaultRequestsPerSecond = 100;
 
 interface Bucket {
+  /** Tokens free to take; a reserved one is not among them. */
   tokens: number;
   at: number;
+  /** Tokens reserved and not yet released or spent. */
+  reserved: number;
+  /** Reservations waiting for a reserved token to be released or spent, first come first served. */
+  readonly waiting: ((answer: Reservation | RateRefusal) => void)[];
 }
 
 /** Buckets are swept when there are more than this many; a full bucket holds no information. */
@@ -40,9 +68,11 @@ export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter 
   const rate = options.requestsPerSecond ?? defaultRequestsPerSecond;
   if (!Number.isFinite(rate) || rate < 0) throw new Error(`invalid rate limit: ${rate}`);
   if (rate === 0) {
+    const unlimited: Reservation = { allowed: true, release: () => {}, spend: () => {} };
     return {
       take: () => ({ allowed: true }),
       peek: () => ({ allowed: true }),
+      reserve: async () => unlimited,
       trackedKeys: () => 0,
     };
   }
@@ -59,17 +89,70 @@ export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter 
   const sweep = (at: number): void => {
     for (const [key, bucket] of buckets) {
       refill(bucket, at);
-      if (bucket.tokens >= burst) buckets.delete(key);
+      // A bucket with reservations out or waiting still holds what they will settle.
+      const settled = bucket.reserved === 0 && bucket.waiting.length === 0;
+      if (bucket.tokens >= burst && settled) buckets.delete(key);
     }
   };
 
+  const bucketOf = (key: string, at: number): Bucket => {
+    const found = buckets.get(key);
+    if (found !== undefined) {
+      refill(found, at);
+      return found;
+    }
+    if (buckets.size >= sweepThreshold) sweep(at);
+    const bucket: Bucket = { tokens: burst, at, reserved: 0, waiting: [] };
+    buckets.set(key, bucket);
+    return bucket;
+  };
+
+  const refusalOf = (bucket: Bucket): RateRefusal => ({
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+  });
+
   const decisionOf = (bucket: Bucket): RateDecision =>
-    bucket.tokens >= 1
-      ? { allowed: true }
-      : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)) };
+    bucket.tokens >= 1 ? { allowed: true } : refusalOf(bucket);
+
+  /** A free token reserved, a refusal once none is free or reserved, else `undefined`: wait. */
+  const reservationOf = (bucket: Bucket): Reservation | RateRefusal | undefined => {
+    if (bucket.tokens < 1) return bucket.reserved > 0 ? undefined : refusalOf(bucket);
+    bucket.tokens -= 1;
+    bucket.reserved += 1;
+    let settled = false;
+    const settle = (giveBack: boolean): void => {
+      if (settled) return;
+      settled = true;
+      bucket.reserved -= 1;
+      refill(bucket, now());
+      if (giveBack) bucket.tokens = Math.min(burst, bucket.tokens + 1);
+      answerWaiting(bucket);
+    };
+    return { allowed: true, release: () => settle(true), spend: () => settle(false) };
+  };
+
+  /** Answers the waiting reservations, in order, as far as the bucket can decide them now. */
+  const answerWaiting = (bucket: Bucket): void => {
+    while (bucket.waiting.length > 0) {
+      const answer = reservationOf(bucket);
+      if (answer === undefined) return;
+      bucket.waiting.shift()?.(answer);
+    }
+  };
 
   return {
     trackedKeys: () => buckets.size,
+    reserve: (key) => {
+      const bucket = bucketOf(key, now());
+      // Those already waiting come first, and a refill since may answer some of them.
+      answerWaiting(bucket);
+      const answer = bucket.waiting.length === 0 ? reservationOf(bucket) : undefined;
+      if (answer !== undefined) return Promise.resolve(answer);
+      return new Promise<Reservation | RateRefusal>((resolve) => {
+        bucket.waiting.push(resolve);
+      });
+    },
     peek: (key) => {
       const bucket = buckets.get(key);
       if (bucket === undefined) return { allowed: true };
@@ -77,15 +160,7 @@ export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter 
       return decisionOf(bucket);
     },
     take: (key) => {
-      const at = now();
-      let bucket = buckets.get(key);
-      if (bucket === undefined) {
-        if (buckets.size >= sweepThreshold) sweep(at);
-        bucket = { tokens: burst, at };
-        buckets.set(key, bucket);
-      } else {
-        refill(bucket, at);
-      }
+      const bucket = bucketOf(key, now());
       const decision = decisionOf(bucket);
       if (decision.allowed) bucket.tokens -= 1;
       return decision;

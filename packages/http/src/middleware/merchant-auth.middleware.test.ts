@@ -172,3 +172,47 @@ describe('the per-key rate limit', () => {
     }
   });
 });
+
+describe('the failed-authentication budget of an address (issue 19, L4)', () => {
+  /** The answer, or a failure (not a hang) when it still waits after a second. */
+  const soon = async (answer: Response | Promise<Response>): Promise<Response> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('still waiting after 1 s')), 1000);
+    });
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  it.each([
+    ['/payment/account', 'accounts.current', 'alice-token'],
+    ['/admin/routes', 'admin.listRoutes', 'op'],
+  ])(
+    'a good credential on %s gives its reservation back at once: a slow answer does not hold the budget',
+    async (path, useCase, token) => {
+      const { app, fake } = setup({ addressLimit: { failedAuthentications: 1 } });
+      let finish: () => void = () => {};
+      const slow = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      fake.answer(useCase, async () => {
+        await slow;
+        return E.right({ use_case: useCase });
+      });
+      const good = app.request(path, { headers: { Authorization: `Bearer ${token}` } });
+      // While the good request waits in its use case, the address's one failure is still there.
+      const wrong = () => soon(app.request(path, { headers: { Authorization: 'Bearer wrong' } }));
+      const bad = await wrong();
+      expect(bad.status).toBe(401);
+      const spent = await wrong();
+      expect(spent.status).toBe(429);
+      expect(spent.headers.get('retry-after')).toBe('10');
+      expect(await spent.json()).toEqual({ code: 54, message: 'rate limit exceeded', data: null });
+      finish();
+      expect((await good).status).toBe(200);
+    },
+  );
+});

@@ -10,9 +10,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { ClientIpResolver } from '../client-ip.js';
 import { errorAnswer } from '../envelope.js';
 import type { RateLimiter } from '../rate-limiter.js';
+import type { AuthenticationLimitEnv } from './address-limit.middleware.js';
 
 export interface MerchantEnv {
-  Variables: { caller: Caller };
+  Variables: { caller: Caller } & AuthenticationLimitEnv['Variables'];
 }
 
 /**
@@ -36,6 +37,8 @@ export const merchantAuthentication =
   async (c, next) => {
     const outcome = await engine.auth.authenticate({ token: presentedToken(c), ip: clientIp(c) });
     if (outcome._tag === 'Left') return errorAnswer(c, outcome.left);
+    // The address's failed-authentication budget is not this request's to hold any longer.
+    c.get('authenticated')?.();
     const caller = outcome.right;
     const decision = limiter.take(caller.key_id);
     if (!decision.allowed) {
