@@ -278,6 +278,7 @@ describe('payout lifecycle, end to end on the memory store', () => {
       },
       submitted_at: startTime,
       created_at: startTime,
+      verification_round: 1,
     });
     expect(JSON.stringify(request?.payload)).not.toContain('alice@example.com');
 
