@@ -225,6 +225,23 @@ export interface StoreUnderTest {
 }
 
 /** What a merchant notices of a refusal. */
+/** The `data` of an answer that must be a success; the whole body in the message when it is not. */
+export const okData = (answer: Answer) => {
+  expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ code: 0 });
+  return answer.body.data;
+};
+
+/**
+ * How a provider report that contradicts what payrail recorded is answered (a payment id another
+ * order saw first, another tx_hash for a known id, a transfer another id holds).
+ */
+export const invalidUpstreamPayload = {
+  status: 400,
+  code: 51,
+  message: 'invalid upstream merchant deposit payload',
+  data: null,
+} as const;
+
 export const refusalOf = (answer: Answer) => ({
   status: answer.status,
   code: answer.body.code,

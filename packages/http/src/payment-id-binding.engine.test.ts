@@ -9,21 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Answer,
   directTronOrder,
   type EngineApp,
   engineApp,
+  invalidUpstreamPayload,
+  okData,
   operatorToken,
   refusalOf,
 } from './engine-app.test-support.js';
 import { storesUnderTest } from './stores.test-support.js';
 
-const refused = {
-  status: 400,
-  code: 51,
-  message: 'invalid upstream merchant deposit payload',
-  data: null,
-};
+const refused = invalidUpstreamPayload;
 
 describe.each(storesUnderTest)('a payment id is bound to its first order ($name)', (under) => {
   let h: EngineApp;
@@ -39,10 +35,7 @@ describe.each(storesUnderTest)('a payment id is bound to its first order ($name)
     await store.close?.();
   });
 
-  const ok = (answer: Answer) => {
-    expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ code: 0 });
-    return answer.body.data;
-  };
+  const ok = okData;
 
   /** A merchant of its own with a direct TRON_USDT order of 10 USD. */
   const orderOfNewMerchant = async () => {

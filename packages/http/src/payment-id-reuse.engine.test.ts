@@ -13,10 +13,11 @@ import {
 } from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Answer,
   directTronOrder,
   type EngineApp,
   engineApp,
+  invalidUpstreamPayload,
+  okData,
   refusalOf,
 } from './engine-app.test-support.js';
 import { storesUnderTest } from './stores.test-support.js';
@@ -24,12 +25,7 @@ import { storesUnderTest } from './stores.test-support.js';
 /** The sandbox provider's signing secret: its chain watcher signs every report. */
 const upstreamSecret = generateSandboxUpstreamSecret();
 
-const refused = {
-  status: 400,
-  code: 51,
-  message: 'invalid upstream merchant deposit payload',
-  data: null,
-};
+const refused = invalidUpstreamPayload;
 
 describe.each(storesUnderTest)('one payment id pays one order (real engine, $name)', (under) => {
   let h: EngineApp;
@@ -50,10 +46,7 @@ describe.each(storesUnderTest)('one payment id pays one order (real engine, $nam
     await store.close?.();
   });
 
-  const ok = (answer: Answer) => {
-    expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ code: 0 });
-    return answer.body.data;
-  };
+  const ok = okData;
 
   /** A merchant of its own with two direct TRON_USDT orders of 10 USD. */
   const twoOrders = async () => {

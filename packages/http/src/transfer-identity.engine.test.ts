@@ -16,10 +16,11 @@ import {
 } from '@payrail/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Answer,
   directTronOrder,
   type EngineApp,
   engineApp,
+  invalidUpstreamPayload,
+  okData,
   operatorToken,
   refusalOf,
 } from './engine-app.test-support.js';
@@ -28,12 +29,7 @@ import { storesUnderTest } from './stores.test-support.js';
 /** The sandbox provider's signing secret: its chain watcher signs every report. */
 const upstreamSecret = generateSandboxUpstreamSecret();
 
-const refused = {
-  status: 400,
-  code: 51,
-  message: 'invalid upstream merchant deposit payload',
-  data: null,
-};
+const refused = invalidUpstreamPayload;
 
 interface Transfer {
   readonly txHash: string;
@@ -60,10 +56,7 @@ describe.each(storesUnderTest)('one transfer, one credit (real engine, $name)', 
     await store.close?.();
   });
 
-  const ok = (answer: Answer) => {
-    expect(answer.body, JSON.stringify(answer.body)).toMatchObject({ code: 0 });
-    return answer.body.data;
-  };
+  const ok = okData;
 
   /** A merchant of its own with a direct TRON_USDT order of 30 USD: one 10 USDT transfer is a part. */
   const order = async () => {
