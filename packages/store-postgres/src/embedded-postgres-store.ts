@@ -25,7 +25,10 @@ export interface EmbeddedPostgresStoreOptions {
   readonly retry?: RetryPolicy;
   /** PostgreSQL's `shared_buffers`. Default `32MB`. */
   readonly sharedBuffers?: string;
-  /** As root, the system user the database runs as (created when missing). Default `postgres`. */
+  /**
+   * As root: run the database as this system user (created when missing) rather than in a user
+   * namespace of its own.
+   */
   readonly systemUser?: string;
   /** Appended to the refusal when another owner holds `dataDir`. */
   readonly lockRemedy?: string;

@@ -22,8 +22,9 @@ export interface EmbeddedPostgresOptions {
   /** PostgreSQL's `shared_buffers`; default `32MB` (its own default, 128MB, costs RSS). */
   readonly sharedBuffers?: string;
   /**
-   * PostgreSQL refuses to run as root: a root process runs it as this system user, created
-   * (`useradd --system`) when missing. Default `postgres`. Ignored when not root.
+   * PostgreSQL refuses to run as root. A root process runs it in a user namespace of its own;
+   * given this (or where user namespaces are refused), as this system user instead, created
+   * (`useradd --system`) when missing, default `postgres`. Ignored when not root.
    */
   readonly systemUser?: string;
   /** How long a start (with crash recovery) may take before it is given up; default 120 s. */
