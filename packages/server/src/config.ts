@@ -423,12 +423,16 @@ export const redactConnectionString = (raw: string): string => {
  */
 const redactUrl = (raw: string): string => {
   const url = parseUrl(raw.trim());
-  if (url === undefined) return '<unparsable>';
+  // Unparsable: echoed unless it may hold a user and password.
+  if (url === undefined) return raw.includes('@') ? '<unparsable>' : raw.trim();
+  const secretKeys = [...url.searchParams.keys()].filter((key) =>
+    /pass|secret|key|token/i.test(key),
+  );
+  // Nothing to hide: the address as it was written.
+  if (url.username === '' && url.password === '' && secretKeys.length === 0) return raw.trim();
   if (url.username !== '') url.username = '***';
   if (url.password !== '') url.password = '***';
-  for (const key of [...url.searchParams.keys()]) {
-    if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
-  }
+  for (const key of secretKeys) url.searchParams.set(key, '***');
   return url.toString();
 };
 
