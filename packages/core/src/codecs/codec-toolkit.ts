@@ -12,7 +12,8 @@
  * io-ts reports failures in the order of a `t.type`'s keys and a later stage runs only when the
  * earlier one passed, so the first failure is the rule the interface puts first: `decodeWith`
  * answers its catalogue error. Keys a request does not define are dropped; `null` is read as
- * absent everywhere.
+ * absent everywhere; a member named `__proto__` is dropped before the format stage reads the
+ * body (`withoutPrototypeMember`, issue 19, L2).
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -114,6 +115,41 @@ export const sameJson = (a: unknown, b: unknown): boolean => {
 /** The object without its `null` members (null is absent). */
 const withoutNulls = (object: JsonObject): JsonObject =>
   Object.fromEntries(Object.entries(object).filter(([, value]) => value !== null));
+
+/**
+ * The object without its own `__proto__` member (issue 19, finding L2). `JSON.parse` reads
+ * `"__proto__"` as an own member like any other, but a copy by assignment runs the `__proto__`
+ * setter, which makes the member's value (an object, an array or null) the copy's prototype:
+ * io-ts copies a decoded object with `Object.assign` once one of its fields decodes to a new
+ * value, and an intersection merges its parts member by member. The copy's missing fields were
+ * then read from that prototype as the body's own, past the checks that read the body's own
+ * members (a hidden `status` set a webhook inactive, a hidden `url` passed the URL guard unseen
+ * and was decoded as an update's). Hosts embed the engine and hand it bodies they parsed
+ * themselves, so the codecs cannot count on the HTTP adapter's cleaning (http/src/request-body.ts).
+ *
+ * The decision: ignored, not refused, wherever unknown members are ignored. `__proto__` is a
+ * member no codec defines, so it is treated as every such member is where it sits:
+ *  - a request ignores it, as it drops every member it does not define: each request removes it,
+ *    whatever it holds, from the object its format stage reads, so no io-ts combinator ever holds
+ *    it to copy. Every JSON object a request decodes field by field is a request of its own (the
+ *    inline beneficiary and account, a batch item, `products`) and removes its own in turn, so
+ *    every depth is covered (`prototype-member.prop.test.ts` inserts members at random depths);
+ *  - a `fields` map, which refuses keys outside its table, refuses it the same way, as the HTTP
+ *    adapter expects: the beneficiary profile answers `unknown field fields.__proto__` (its stage
+ *    1 reads the key, below); an account's fields, a leaf that copies by entries, answer
+ *    `field __proto__ invalid` (not a string) or `unknown field __proto__` (the network's check).
+ * Refusing it in a request would answer differently for `__proto__` than for any other member the
+ * request does not define, and the HTTP adapter passes on a `__proto__` that holds a string.
+ *
+ * Stage 1 (`required`) reads the body as sent, `__proto__` included, because it judges which
+ * keys were sent; its codecs return what they read (`present`, `defined`, key checks), so nothing
+ * copies the body there, and its result is only pass or fail: the request's value is always the
+ * format stage's, read from the object without the member.
+ */
+const withoutPrototypeMember = (object: JsonObject): JsonObject =>
+  Object.hasOwn(object, '__proto__')
+    ? Object.fromEntries(Object.entries(object).filter(([key]) => key !== '__proto__'))
+    : object;
 
 // ---------------------------------------------------------------------------------------------
 // Failing with the catalogue
@@ -418,12 +454,13 @@ export class RequestType<F extends t.Mixed> extends t.Type<t.TypeOf<F>, t.TypeOf
     const keys = declaredKeys(stages.format);
     const validate = (u: unknown, c: t.Context): t.Validation<t.TypeOf<F>> => {
       if (!isJsonObject(u)) return fail(u, c, notObject);
-      const object = withoutNulls(u);
+      const sent = withoutNulls(u);
       if (stages.required !== undefined) {
-        const required = stages.required.validate(object, c);
+        const required = stages.required.validate(sent, c);
         if (E.isLeft(required)) return required;
       }
-      const decoded = stages.format.validate(object, c);
+      // No `__proto__` member for io-ts to copy into a prototype (`withoutPrototypeMember`).
+      const decoded = stages.format.validate(withoutPrototypeMember(sent), c);
       if (E.isLeft(decoded)) return decoded;
       const value = Object.fromEntries(
         keys
