@@ -23,8 +23,10 @@ export interface EngineSettings {
   /** Sandbox only: http and loopback callback targets are accepted (decisions §10). */
   readonly allowInsecureWebhooks: boolean;
   /**
-   * The HS256 secret that signs API key tokens (decisions §7), at least 32 bytes. The server
-   * generates it once and keeps it with the store: changing it invalidates every issued key.
+   * The HS256 secret that signs API key tokens (decisions §7), at least 32 bytes; the webhook and
+   * notify secrets are stored sealed under a key derived from it (ADR 0041). The server generates
+   * it once and keeps it with the store: changing it invalidates every issued key and leaves the
+   * sealed secrets unreadable until they are rotated.
    */
   readonly keySecret: Uint8Array;
   /**

@@ -28,6 +28,8 @@ export const storeKinds: readonly StoreKind[] = ['memory', 'pglite'];
 
 /** 2027-01-15T08:00:00Z: every run starts here, whatever the wall clock says. */
 const simulationEpoch = 1_800_000_000;
+/** The engine's key secret, which the dispatcher opens the stored webhook secrets with. */
+const simulationKeySecret = new Uint8Array(32).fill(3);
 /** The sandbox provider's signing secret (32 bytes of 7s, base64). */
 export const upstreamSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 /** The address the simulated chain watcher calls from. */
@@ -114,7 +116,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         environment: 'sandbox',
         checkoutBaseUrl: 'https://pay.example/checkout',
         allowInsecureWebhooks: false,
-        keySecret: new Uint8Array(32).fill(3),
+        keySecret: simulationKeySecret,
       },
       acquiringProviders: [
         sandboxAcquiringProvider({
@@ -132,6 +134,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       clock,
       ids,
       callbacks: engine.callbacks,
+      keySecret: simulationKeySecret,
       allowInsecure: false,
       worker: `sim-dispatcher-${restarts}`,
       transport: options.transport,

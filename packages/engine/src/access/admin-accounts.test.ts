@@ -6,8 +6,10 @@ import {
   accessHarness,
   failureOf,
   rightOf,
+  testKeySecret,
   testNow,
 } from './access.test-support.js';
+import { openSecret } from './secrets-at-rest.js';
 
 const whsec = /^whsec_[A-Za-z0-9+/]{32}$/;
 const thirtyDays = 30 * 24 * 60 * 60;
@@ -50,7 +52,7 @@ describe('createMerchant', () => {
       updated_at: testNow,
     });
     const stored = (await h.oracle.record('accounts', 'acc_0001')) as { notify_secret: string };
-    expect(stored.notify_secret).toBe(data.merchant.notify_secret);
+    expect(openSecret(testKeySecret, stored.notify_secret)).toBe(data.merchant.notify_secret);
   });
 
   it('gives each merchant its own secret', async () => {
@@ -168,7 +170,7 @@ describe('rotateNotifySecret', () => {
     const stored = (await h.oracle.record('accounts', merchant.account_id)) as {
       notify_secret: string;
     };
-    expect(stored.notify_secret).toBe(data.account.notify_secret);
+    expect(openSecret(testKeySecret, stored.notify_secret)).toBe(data.account.notify_secret);
     expect(failureOf(await h.access.admin.rotateNotifySecret('acc_nope')).message).toBe(
       'account_id not found',
     );
@@ -215,11 +217,17 @@ describe('API keys', () => {
   it('refuses an unknown permission and an unknown account', async () => {
     const { merchant } = await createAcme();
     expect(
-      failureOf(await h.access.admin.issueApiKey(merchant.account_id, { permissions: ['root'] })),
+      failureOf(
+        await h.access.admin.issueApiKey(merchant.account_id, {
+          permissions: ['root'],
+        }),
+      ),
     ).toEqual({ message: 'Validation Failed', httpStatus: 400, code: 51 });
     expect(
       failureOf(
-        await h.access.admin.issueApiKey('acc_nope', { permissions: ['payment.account.read'] }),
+        await h.access.admin.issueApiKey('acc_nope', {
+          permissions: ['payment.account.read'],
+        }),
       ).message,
     ).toBe('account_id not found');
   });
@@ -273,7 +281,11 @@ describe('API keys', () => {
     expect(disabled.api_key.status).toBe('disabled');
     expect(disabled.api_key).not.toHaveProperty('token');
     expect(
-      failureOf(await h.access.admin.updateApiKey(api_key.key_id, { status: 'disabled' })),
+      failureOf(
+        await h.access.admin.updateApiKey(api_key.key_id, {
+          status: 'disabled',
+        }),
+      ),
     ).toEqual({ message: 'no changes', httpStatus: 400, code: 53 });
     expect(
       failureOf(await h.access.admin.updateApiKey(api_key.key_id, { status: 'deleted' })).message,
@@ -295,7 +307,10 @@ describe('credit (sandbox only)', () => {
   it('records a completed deposit and posts it to the available balance', async () => {
     const { merchant } = await createAcme();
     const data = rightOf(
-      await h.access.admin.credit(merchant.account_id, { currency: 'USD', amount: '100.5' }),
+      await h.access.admin.credit(merchant.account_id, {
+        currency: 'USD',
+        amount: '100.5',
+      }),
     );
     expect(data).toEqual({
       deposit: {
@@ -311,7 +326,10 @@ describe('credit (sandbox only)', () => {
       balance: { currency: 'USD', available: '100.50', held: '0.00', total: '100.50' },
     });
     const again = rightOf(
-      await h.access.admin.credit(merchant.account_id, { currency: 'USD', amount: '0.25' }),
+      await h.access.admin.credit(merchant.account_id, {
+        currency: 'USD',
+        amount: '0.25',
+      }),
     );
     expect(again.balance).toEqual({
       currency: 'USD',
@@ -326,7 +344,10 @@ describe('credit (sandbox only)', () => {
     const { merchant } = await createAcme({ name: 'Fiat', currencies: ['USD'] });
     expect(
       failureOf(
-        await h.access.admin.credit(merchant.account_id, { currency: 'USDT', amount: '1' }),
+        await h.access.admin.credit(merchant.account_id, {
+          currency: 'USDT',
+          amount: '1',
+        }),
       ),
     ).toEqual({ message: 'currency not supported', httpStatus: 400, code: 53 });
     expect(await h.oracle.count('deposits')).toBe(0);
@@ -336,11 +357,20 @@ describe('credit (sandbox only)', () => {
   it('answers the codec errors, and an unknown account', async () => {
     const { merchant } = await createAcme();
     expect(
-      failureOf(await h.access.admin.credit(merchant.account_id, { currency: 'USD', amount: '0' }))
-        .message,
+      failureOf(
+        await h.access.admin.credit(merchant.account_id, {
+          currency: 'USD',
+          amount: '0',
+        }),
+      ).message,
     ).toBe('amount must be greater than zero');
     expect(
-      failureOf(await h.access.admin.credit('acc_nope', { currency: 'USD', amount: '1' })).message,
+      failureOf(
+        await h.access.admin.credit('acc_nope', {
+          currency: 'USD',
+          amount: '1',
+        }),
+      ).message,
     ).toBe('account_id not found');
   });
 
@@ -348,7 +378,12 @@ describe('credit (sandbox only)', () => {
     h = accessHarness({ environment: 'live' });
     const { merchant } = await createAcme();
     expect(
-      failureOf(await h.access.admin.credit(merchant.account_id, { currency: 'USD', amount: '1' })),
+      failureOf(
+        await h.access.admin.credit(merchant.account_id, {
+          currency: 'USD',
+          amount: '1',
+        }),
+      ),
     ).toEqual({ message: 'forbidden', httpStatus: 403, code: 61 });
     expect(await h.oracle.count('deposits')).toBe(0);
   });

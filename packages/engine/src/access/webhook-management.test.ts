@@ -8,8 +8,10 @@ import {
   failureOf,
   merchantWithKey,
   rightOf,
+  testKeySecret,
   testNow,
 } from './access.test-support.js';
+import { openSecret } from './secrets-at-rest.js';
 import { deliveredEventIdOf, redeliveryEventId } from './webhook-management.js';
 
 const whsec = /^whsec_[A-Za-z0-9+/]{32}$/;
@@ -43,10 +45,9 @@ describe('create', () => {
       updated_at: testNow,
       secret: expect.stringMatching(whsec),
     });
-    expect(await h.oracle.record('webhooks', 'wh_0001')).toMatchObject({
-      account_id: m.accountId,
-      secret: webhook.secret,
-    });
+    const stored = (await h.oracle.record('webhooks', 'wh_0001')) as { secret: string };
+    expect(stored).toMatchObject({ account_id: m.accountId });
+    expect(openSecret(testKeySecret, stored.secret)).toBe(webhook.secret);
   });
 
   it('answers the codec errors', async () => {
@@ -205,9 +206,8 @@ describe('rotateSecret', () => {
     const rotated = rightOf(await h.access.webhooks.rotateSecret(caller, webhook.webhook_id));
     expect(rotated.webhook.secret).toMatch(whsec);
     expect(rotated.webhook.secret).not.toBe(webhook.secret);
-    expect(await h.oracle.record('webhooks', webhook.webhook_id)).toMatchObject({
-      secret: rotated.webhook.secret,
-    });
+    const stored = (await h.oracle.record('webhooks', webhook.webhook_id)) as { secret: string };
+    expect(openSecret(testKeySecret, stored.secret)).toBe(rotated.webhook.secret);
   });
 });
 

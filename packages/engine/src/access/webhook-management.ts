@@ -2,7 +2,8 @@
  * Merchant webhooks (decisions §5): create, list, get, update, remove, rotate the secret, list
  * deliveries, redeliver. Permissions `payment.webhook.read` and `payment.webhook.write`.
  *
- * - The `secret` is shown when it is made (create, rotate-secret) and never on reads.
+ * - The `secret` is shown when it is made (create, rotate-secret) and never on reads; it is
+ *   stored sealed under the key secret (`secrets-at-rest.ts`, ADR 0041).
  * - Remove is soft: the record stays with status `deleted` (orders naming it then answer
  *   `notify_webhook_id invalid or inactive`, and no event is routed to it), and from then on it
  *   is `webhook not found` like a missing one or another merchant's.
@@ -27,6 +28,7 @@ import { outboundUrlRefusal } from '../outbound-url-refusal.js';
 import { listAll } from '../store-reads.js';
 import { type Outcome, orRefuse, refuse } from '../unit-of-work.js';
 import { deliveryView, webhookView } from './access.views.js';
+import { sealSecret } from './secrets-at-rest.js';
 import { newSigningSecret } from './signing-secrets.js';
 
 /**
@@ -72,17 +74,18 @@ export const webhookUseCases = (deps: EngineDeps) => {
       requirePermission(caller, 'payment.webhook.write');
       const request = orRefuse(decodeWebhookCreate(body, codecOptions));
       if (urlRefusal !== undefined) refuse(urlRefusal);
+      const secret = newSigningSecret();
       const webhook = await tx.webhooks.insert({
         webhook_id: deps.ids.next('wh'),
         account_id: caller.account_id,
         url: request.url,
         events: request.events,
         status: request.status,
-        secret: newSigningSecret(),
+        secret: sealSecret(deps.settings.keySecret, secret),
         created_at: now,
         updated_at: now,
       });
-      return { webhook: { ...webhookView(webhook), secret: webhook.secret } };
+      return { webhook: { ...webhookView(webhook), secret } };
     });
   };
 
@@ -142,12 +145,13 @@ export const webhookUseCases = (deps: EngineDeps) => {
     work(async (tx, now) => {
       requirePermission(caller, 'payment.webhook.write');
       const webhook = await loadWebhook(tx, caller, webhookId);
+      const secret = newSigningSecret();
       const saved = await tx.webhooks.update({
         ...webhook,
-        secret: newSigningSecret(),
+        secret: sealSecret(deps.settings.keySecret, secret),
         updated_at: now,
       });
-      return { webhook: { ...webhookView(saved), secret: saved.secret } };
+      return { webhook: { ...webhookView(saved), secret } };
     });
 
   const deliveries = (caller: Caller, webhookId: string, raw: Query) =>

@@ -4,7 +4,7 @@
  * signature's timestamp.
  */
 import type { Store, StoreTransaction } from '@payrail/core';
-import { manualLoopScheduler as manualTime } from '@payrail/engine';
+import { bootstrapOperator, manualLoopScheduler as manualTime } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { countingStore, memoryOracle } from '@payrail/store-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,10 +13,12 @@ import {
   dataOf,
   dispatcherBed,
   expectSigned,
+  type ReceivedRequest,
   type Receiver,
   type Responder,
   startReceiver,
   t0,
+  testKeySecret,
 } from './dispatcher.test-support.js';
 import { httpTransport } from './http-transport.js';
 
@@ -40,7 +42,7 @@ const setUp = async (store: Store = createMemoryStore()) => {
   /** An approved payout: one `payout.review.approved` to `url`. */
   const approved = async (url: string) => {
     const payoutId = await bed.createPayout(m, url);
-    dataOf(await bed.engine.admin.reviewPayout(payoutId, { action: 'approve' }));
+    dataOf(await bed.engine.admin.reviewPayout(bootstrapOperator, payoutId, { action: 'approve' }));
     return payoutId;
   };
   const dispatcher = (overrides: Partial<DispatcherOptions> = {}) => {
@@ -49,6 +51,7 @@ const setUp = async (store: Store = createMemoryStore()) => {
       clock: bed.clock,
       ids: bed.ids,
       callbacks: bed.engine.callbacks,
+      keySecret: testKeySecret,
       allowInsecure: true,
       worker: 'unit',
       ...overrides,
@@ -236,6 +239,23 @@ describe('each attempt', () => {
     await bed.dispatcher.runOnce();
     const [delivery] = await bed.deliveriesOf(m.accountId);
     expect(delivery?.attempts[0]?.response_body).toBe('e'.repeat(1024));
+  });
+
+  it('is not sent when the stored secret does not open (another key secret), and goes once it does', async () => {
+    const receiver = await receiverOf();
+    const { bed, m, approved, dispatcher } = await setUp();
+    await approved(receiver.url('/cb'));
+    const otherKey = dispatcher({ keySecret: new Uint8Array(32).fill(9), worker: 'other-key' });
+    await expect(otherKey.runOnce()).rejects.toThrow(
+      'a stored secret could not be opened: it was sealed under another key secret, or altered',
+    );
+    expect(receiver.requests).toEqual([]);
+    expect((await bed.outbox())[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    // Its claim lapses (60 s) and a dispatcher with the engine's key secret sends it.
+    bed.clock.advance(61);
+    await dispatcher({ worker: 'right-key' }).runOnce();
+    expect(receiver.requests).toHaveLength(1);
+    expectSigned(receiver.requests[0] as ReceivedRequest, m.notifySecret);
   });
 
   it('of a deleted webhook is not sent, and says so', async () => {

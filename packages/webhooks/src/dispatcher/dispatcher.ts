@@ -28,6 +28,7 @@ import {
   deliveredEventIdOf,
   type Engine,
   type LoopScheduler,
+  openSecret,
   startWorkLoop,
   type WorkLoop,
 } from '@payrail/engine';
@@ -48,6 +49,11 @@ export interface DispatcherOptions {
   readonly ids: IdGenerator;
   /** Where verification answers go: `engine.callbacks`. */
   readonly callbacks: Engine['callbacks'];
+  /**
+   * The engine's `settings.keySecret`: webhook and notify secrets are stored sealed under a key
+   * derived from it (ADR 0041), and opened here to sign.
+   */
+  readonly keySecret: Uint8Array;
   /** Sandbox with PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1: http and loopback targets are allowed. */
   readonly allowInsecure: boolean;
   /** Names this dispatcher's claims; unique per process (e.g. `<host>:<pid>`). */
@@ -108,11 +114,17 @@ type Resolved =
 
 /**
  * Where a message goes and with which secret: a webhook's url and secret, or the payout's
- * notify_url and the account's notify_secret. A webhook deleted or made inactive after the event
- * was queued gets nothing: the message is given up and its delivery is `failed` with the reason
- * (redeliverable once the webhook is active again).
+ * notify_url and the account's notify_secret, opened from the stored (sealed) value. A webhook
+ * deleted or made inactive after the event was queued gets nothing: the message is given up and
+ * its delivery is `failed` with the reason (redeliverable once the webhook is active again). A
+ * secret that does not open (another key secret) throws: the message stays claimed and is tried
+ * again after its lease, and the loop logs the failure.
  */
-const resolveTarget = async (tx: StoreTransaction, message: OutboxMessage): Promise<Resolved> => {
+const resolveTarget = async (
+  tx: StoreTransaction,
+  message: OutboxMessage,
+  keySecret: Uint8Array,
+): Promise<Resolved> => {
   const destination = message.destination;
   if (destination.kind === 'webhook') {
     const webhook = await tx.webhooks.get(destination.webhookId, message.account_id);
@@ -121,13 +133,13 @@ const resolveTarget = async (tx: StoreTransaction, message: OutboxMessage): Prom
       return { kind: 'skip', target, reason: 'webhook deleted' };
     }
     if (webhook.status !== 'active') return { kind: 'skip', target, reason: 'webhook inactive' };
-    return { kind: 'send', target, secret: webhook.secret };
+    return { kind: 'send', target, secret: openSecret(keySecret, webhook.secret) };
   }
   const target = { webhookId: null, url: destination.url };
   const account = await tx.accounts.get(message.account_id);
   return account === undefined
     ? { kind: 'skip', target, reason: 'merchant account not found' }
-    : { kind: 'send', target, secret: account.notify_secret };
+    : { kind: 'send', target, secret: openSecret(keySecret, account.notify_secret) };
 };
 
 const isSuccess = (code: number | null): boolean => code !== null && code >= 200 && code <= 299;
@@ -163,7 +175,7 @@ const roundOf = (message: OutboxMessage): number | undefined => {
 };
 
 export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
-  const { store, clock, ids, callbacks, worker } = options;
+  const { store, clock, ids, callbacks, worker, keySecret } = options;
   const transport = options.transport ?? httpTransport({ allowInsecure: options.allowInsecure });
   const timeoutMs = options.timeoutMs ?? deliveryTimeoutMs;
   const signingClock = options.signingClock ?? systemClock;
@@ -240,7 +252,7 @@ export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
 
   const attemptOne = async (message: OutboxMessage): Promise<void> => {
     const attempt = message.attempts + 1;
-    const resolved = await store.transaction((tx) => resolveTarget(tx, message));
+    const resolved = await store.transaction((tx) => resolveTarget(tx, message, keySecret));
     const at = clock.now();
     if (resolved.kind === 'skip') {
       const entry = {
