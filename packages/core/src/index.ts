@@ -17,6 +17,7 @@ export * from './codecs/crypto-batch.codecs.js';
 export * from './codecs/execution-report.codecs.js';
 export * from './codecs/ip-ranges.js';
 export * from './codecs/list-query.codecs.js';
+export * from './codecs/operator.codecs.js';
 export * from './codecs/payout.codecs.js';
 export * from './codecs/payout-answers.codecs.js';
 export * from './codecs/payout-config.codecs.js';

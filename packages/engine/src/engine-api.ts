@@ -9,7 +9,7 @@
  * objects are the views (`engine-answers.ts`): each entry below names what it answers, and the
  * compiler holds every implementation to it, so a host reads a typed answer, not a bag of keys.
  */
-import type { Environment, ExecutionReport } from '@payrail/core';
+import type { Environment, ExecutionReport, OperatorRole } from '@payrail/core';
 import type * as Answers from './engine-answers.js';
 import type { Outcome } from './unit-of-work.js';
 
@@ -38,6 +38,24 @@ export interface Caller {
   readonly key_id: string;
   readonly permissions: readonly string[];
   readonly env: Environment;
+  /** The request's id, for the audit trail (the HTTP adapter's `X-Request-Id`). */
+  readonly request_id?: string | undefined;
+  /** The client address the key was checked against, for the audit trail. */
+  readonly client_ip?: string | undefined;
+}
+
+/**
+ * Who is calling the admin API (ADR 0039): a named operator, once its credential checked out,
+ * or `bootstrapOperator` for the configured admin token. Its role decides what it may do.
+ */
+export interface Operator {
+  /** `bootstrap` for the configured admin token. */
+  readonly operator_id: string;
+  readonly name: string;
+  readonly role: OperatorRole | 'bootstrap';
+  /** The request's id, for the audit trail. */
+  readonly request_id?: string | undefined;
+  readonly client_ip?: string | undefined;
 }
 
 export interface AuthenticationRequest {
@@ -64,6 +82,11 @@ export interface Engine {
   readonly auth: {
     /** Checks a token against its key record; every Authentication message of the interface. */
     authenticate(request: AuthenticationRequest): Promise<Outcome<Caller>>;
+    /**
+     * Checks an operator's credential (`<operator_id>.<secret>`); anything else, an unknown,
+     * disabled or expired operator is `unauthorized`.
+     */
+    authenticateOperator(request: AuthenticationRequest): Promise<Outcome<Operator>>;
   };
   readonly accounts: {
     current: UseCase<[Caller], { readonly account: Answers.AccountView }>;
@@ -73,6 +96,8 @@ export interface Engine {
     deposits: UseCase<[Caller, Query], PageView<Answers.FundingView>>;
     withdrawals: UseCase<[Caller, Query], PageView<Answers.FundingView>>;
     ledger: UseCase<[Caller, Query], PageView<Answers.LedgerEntryView>>;
+    /** The audit trail of the caller's account, newest first (ADR 0040). */
+    audit: UseCase<[Caller, Query], PageView<Answers.AuditRecordView>>;
   };
   readonly payoutSetup: {
     methods: UseCase<[Caller, Query], PageView<Answers.AvailablePayoutMethodView>>;
@@ -142,43 +167,72 @@ export interface Engine {
   };
   /** decisions §8: what the portal and the operators do. */
   readonly admin: {
+    /**
+     * Every admin use case takes the `Operator` first: the role matrix (`operatorRoleMatrix`)
+     * decides whether it may, and the audit trail records it as the actor.
+     */
+    createOperator: UseCase<[Operator, unknown], { readonly operator: Answers.IssuedOperatorView }>;
+    listOperators: UseCase<[Operator, Query], PageView<Answers.OperatorView>>;
+    updateOperator: UseCase<
+      [Operator, string, unknown],
+      { readonly operator: Answers.OperatorView }
+    >;
+    /** A new credential; the old one stops working. */
+    rotateOperator: UseCase<[Operator, string], { readonly operator: Answers.IssuedOperatorView }>;
+    /** The audit trail, newest first (ADR 0040). */
+    audit: UseCase<[Operator, Query], PageView<Answers.AuditRecordView>>;
     /** The only answer with the account's notify_secret besides `rotateNotifySecret`'s. */
     createMerchant: UseCase<
-      [unknown],
+      [Operator, unknown],
       { readonly merchant: Answers.MerchantView; readonly account: Answers.AccountView }
     >;
-    updateAccount: UseCase<[string, unknown], { readonly account: Answers.AccountView }>;
-    rotateNotifySecret: UseCase<[string], { readonly account: Answers.AccountNotifySecretView }>;
+    updateAccount: UseCase<[Operator, string, unknown], { readonly account: Answers.AccountView }>;
+    rotateNotifySecret: UseCase<
+      [Operator, string],
+      { readonly account: Answers.AccountNotifySecretView }
+    >;
     /** The only answers with the token: this one and `rotateApiKey`'s. */
-    issueApiKey: UseCase<[string, unknown], { readonly api_key: Answers.IssuedApiKeyView }>;
-    listApiKeys: UseCase<[string], PageView<Answers.ApiKeyView>>;
-    rotateApiKey: UseCase<[string], { readonly api_key: Answers.IssuedApiKeyView }>;
-    updateApiKey: UseCase<[string, unknown], { readonly api_key: Answers.ApiKeyView }>;
-    deleteApiKey: UseCase<[string], { readonly api_key: Answers.ApiKeyView }>;
-    reviewPayout: UseCase<[string, unknown], { readonly payout: Answers.PayoutView }>;
-    listPayoutMethods: UseCase<[Query], PageView<Answers.PayoutMethodView>>;
-    createPayoutMethod: UseCase<[unknown], { readonly payout_method: Answers.PayoutMethodView }>;
-    updatePayoutMethod: UseCase<
-      [string, unknown],
+    issueApiKey: UseCase<
+      [Operator, string, unknown],
+      { readonly api_key: Answers.IssuedApiKeyView }
+    >;
+    listApiKeys: UseCase<[Operator, string], PageView<Answers.ApiKeyView>>;
+    rotateApiKey: UseCase<[Operator, string], { readonly api_key: Answers.IssuedApiKeyView }>;
+    updateApiKey: UseCase<[Operator, string, unknown], { readonly api_key: Answers.ApiKeyView }>;
+    deleteApiKey: UseCase<[Operator, string], { readonly api_key: Answers.ApiKeyView }>;
+    reviewPayout: UseCase<[Operator, string, unknown], { readonly payout: Answers.PayoutView }>;
+    listPayoutMethods: UseCase<[Operator, Query], PageView<Answers.PayoutMethodView>>;
+    createPayoutMethod: UseCase<
+      [Operator, unknown],
       { readonly payout_method: Answers.PayoutMethodView }
     >;
-    listPayoutNetworks: UseCase<[Query], PageView<Answers.PayoutNetworkView>>;
-    createPayoutNetwork: UseCase<[unknown], { readonly payout_network: Answers.PayoutNetworkView }>;
-    updatePayoutNetwork: UseCase<
-      [string, unknown],
+    updatePayoutMethod: UseCase<
+      [Operator, string, unknown],
+      { readonly payout_method: Answers.PayoutMethodView }
+    >;
+    listPayoutNetworks: UseCase<[Operator, Query], PageView<Answers.PayoutNetworkView>>;
+    createPayoutNetwork: UseCase<
+      [Operator, unknown],
       { readonly payout_network: Answers.PayoutNetworkView }
     >;
-    listRoutes: UseCase<[Query], PageView<Answers.PayoutRouteView>>;
-    createRoute: UseCase<[unknown], { readonly route: Answers.PayoutRouteView }>;
-    updateRoute: UseCase<[string, unknown], { readonly route: Answers.PayoutRouteView }>;
+    updatePayoutNetwork: UseCase<
+      [Operator, string, unknown],
+      { readonly payout_network: Answers.PayoutNetworkView }
+    >;
+    listRoutes: UseCase<[Operator, Query], PageView<Answers.PayoutRouteView>>;
+    createRoute: UseCase<[Operator, unknown], { readonly route: Answers.PayoutRouteView }>;
+    updateRoute: UseCase<[Operator, string, unknown], { readonly route: Answers.PayoutRouteView }>;
     /** Sandbox only. The deposit made and the currency's balance after it. */
     credit: UseCase<
-      [string, unknown],
+      [Operator, string, unknown],
       { readonly deposit: Answers.FundingView; readonly balance: Answers.BalanceView }
     >;
-    sandboxExecution: UseCase<[string, unknown], { readonly payout: Answers.PayoutView }>;
-    sandboxPayment: UseCase<[string, unknown], { readonly payment: Answers.PaymentRecordView }>;
-    advanceClock: UseCase<[unknown], { readonly clock: Answers.ClockView }>;
+    sandboxExecution: UseCase<[Operator, string, unknown], { readonly payout: Answers.PayoutView }>;
+    sandboxPayment: UseCase<
+      [Operator, string, unknown],
+      { readonly payment: Answers.PaymentRecordView }
+    >;
+    advanceClock: UseCase<[Operator, unknown], { readonly clock: Answers.ClockView }>;
   };
   /** The hosted checkout's calls (no API key: the order id is the capability). */
   readonly checkout: {
@@ -234,3 +288,13 @@ export interface Engine {
     runDueTimers(worker: string): Promise<number>;
   };
 }
+
+/** An admin use case as its part implements it: the door (`engine.ts`) takes the operator. */
+export type BehindDoor<U> = U extends (operator: Operator, ...args: infer A) => infer R
+  ? (...args: A) => R
+  : never;
+
+/** The admin use cases as the engine's parts implement them, behind the operator's door. */
+export type AdminUseCases = {
+  readonly [K in keyof Engine['admin']]: BehindDoor<Engine['admin'][K]>;
+};

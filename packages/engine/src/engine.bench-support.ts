@@ -10,6 +10,7 @@ import { permissions } from './access-control.js';
 import { createEngine } from './engine.js';
 import type { Caller, Data, Engine } from './engine-api.js';
 import { adjustableClock, randomIds } from './engine-deps.js';
+import { bootstrapOperator } from './operators/operators.use-cases.js';
 import { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
 import type { Outcome } from './unit-of-work.js';
 
@@ -47,7 +48,7 @@ export const benchBed = async (store: Store = createMemoryStore()): Promise<Benc
     },
   });
   await seedSandboxCatalogue(store, ids, clock);
-  const created = await engine.admin.createMerchant({ name: 'Bench Merchant' });
+  const created = await engine.admin.createMerchant(bootstrapOperator, { name: 'Bench Merchant' });
   const caller: Caller = {
     merchant_id: idOf(created, 'merchant', 'merchant_id'),
     account_id: idOf(created, 'merchant', 'account_id'),
@@ -56,7 +57,10 @@ export const benchBed = async (store: Store = createMemoryStore()): Promise<Benc
     env: 'sandbox',
   };
   dataOf(
-    await engine.admin.credit(caller.account_id, { currency: 'USD', amount: '1000000000.00' }),
+    await engine.admin.credit(bootstrapOperator, caller.account_id, {
+      currency: 'USD',
+      amount: '1000000000.00',
+    }),
   );
   const webhookId = idOf(
     await engine.webhooks.create(caller, {

@@ -12,6 +12,7 @@ import {
   order,
   quickPayout,
 } from './engine.bench-support.js';
+import { bootstrapOperator } from './operators/operators.use-cases.js';
 
 const bed = await benchBed();
 const { engine, caller } = bed;
@@ -66,10 +67,14 @@ describe('payouts (memory store)', () => {
     'approve + execution hand-off timer + processing + completed',
     async () => {
       const payoutId = take(pending);
-      dataOf(await engine.admin.reviewPayout(payoutId, { action: 'approve' }));
+      dataOf(await engine.admin.reviewPayout(bootstrapOperator, payoutId, { action: 'approve' }));
       if ((await engine.workers.runDueTimers('bench')) !== 1) throw new Error('no hand-off');
-      dataOf(await engine.admin.sandboxExecution(payoutId, { outcome: 'processing' }));
-      dataOf(await engine.admin.sandboxExecution(payoutId, { outcome: 'completed' }));
+      dataOf(
+        await engine.admin.sandboxExecution(bootstrapOperator, payoutId, { outcome: 'processing' }),
+      );
+      dataOf(
+        await engine.admin.sandboxExecution(bootstrapOperator, payoutId, { outcome: 'completed' }),
+      );
     },
     consuming(pending, createPayout),
   );
@@ -85,7 +90,7 @@ describe('acquiring orders (memory store)', () => {
         'order_id',
       );
       dataOf(
-        await engine.admin.sandboxPayment(orderId, {
+        await engine.admin.sandboxPayment(bootstrapOperator, orderId, {
           token_id: 'TRON_USDT',
           amount: '10.000000',
           status: 'confirmed',
@@ -102,7 +107,10 @@ const ledgerBed = async (journals: number): Promise<BenchBed> => {
   const own = await benchBed();
   for (let i = 0; i < journals; i += 1) {
     dataOf(
-      await own.engine.admin.credit(own.caller.account_id, { currency: 'USD', amount: '1.00' }),
+      await own.engine.admin.credit(bootstrapOperator, own.caller.account_id, {
+        currency: 'USD',
+        amount: '1.00',
+      }),
     );
   }
   return own;

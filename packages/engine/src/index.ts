@@ -11,6 +11,7 @@ export type {
   PayoutExecutor,
 } from '@payrail/core';
 export { minKeySecretBytes } from './access/api-key-token.js';
+export { openSecret } from './access/secrets-at-rest.js';
 export { deliveredEventIdOf } from './access/webhook-management.js';
 export * from './access-control.js';
 /** @public The sandbox's deposit addresses, a host's default (docs/engine.md). */
@@ -31,6 +32,8 @@ export type {
   InspectedMachine,
   InspectedSnapshot,
 } from './inspection.js';
+export { adminPermissions } from './operators/admin-permissions.js';
+export { bootstrapOperator } from './operators/operators.use-cases.js';
 export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
 export * from './unit-of-work.js';
 export { manualLoopScheduler } from './workers/manual-scheduler.js';

@@ -9,6 +9,7 @@ import { createEngine } from './engine.js';
 import type { Engine } from './engine-api.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { EngineInspectionEvent, EngineInspector } from './inspection.js';
+import { bootstrapOperator } from './operators/operators.use-cases.js';
 import {
   errorOf,
   merchantA,
@@ -85,12 +86,10 @@ describe('inspecting a running engine', () => {
     await h.credit(merchantA, 'USD', '1000.00');
 
     payoutOf(await engine.payouts.create(merchantA, walletaPayout()));
-    payoutOf(await engine.admin.reviewPayout('po_1', { action: 'approve' }));
-    expect(errorOf(await engine.admin.reviewPayout('po_1', { action: 'approve' }))).toEqual([
-      'payout already approved',
-      400,
-      53,
-    ]);
+    payoutOf(await engine.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'approve' }));
+    expect(
+      errorOf(await engine.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'approve' })),
+    ).toEqual(['payout already approved', 400, 53]);
     // Reads and the timer's hand-off decide nothing.
     await engine.payouts.get(merchantA, 'po_1');
     await engine.workers.runDueTimers('test');
@@ -144,7 +143,7 @@ describe('inspecting a running engine', () => {
     await h.engine.payouts.create(merchantA, walletaPayout());
     const { events, inspect } = capture();
     const engine = createEngine({ ...h.deps, inspect });
-    await engine.admin.reviewPayout('po_1', { action: 'reject', reason: 'no' });
+    await engine.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'reject', reason: 'no' });
     expect(summary(events)).toEqual([
       ['@xstate.actor', 'po_1', 'payout'],
       ['@xstate.event', 'po_1', 'payout.review.reject'],
@@ -177,7 +176,7 @@ describe('inspecting a running engine', () => {
     );
     const orderId = (created.order as { order_id: string }).order_id;
     dataOf(
-      await engine.admin.sandboxPayment(orderId, {
+      await engine.admin.sandboxPayment(bootstrapOperator, orderId, {
         token_id: 'TRON_USDT',
         amount: '30',
         status: 'confirmed',
@@ -186,7 +185,7 @@ describe('inspecting a running engine', () => {
     );
     // The same payment again: the machine ignores it, nothing is committed, nothing told.
     dataOf(
-      await engine.admin.sandboxPayment(orderId, {
+      await engine.admin.sandboxPayment(bootstrapOperator, orderId, {
         token_id: 'TRON_USDT',
         amount: '30',
         status: 'confirmed',
@@ -296,8 +295,9 @@ describe('inspecting a running engine', () => {
       }) as EngineInspector,
     };
     const quiet: Engine = createEngine(rejecting);
-    expect(payoutOf(await quiet.admin.reviewPayout('po_1', { action: 'approve' })).status).toBe(
-      'approved',
-    );
+    expect(
+      payoutOf(await quiet.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'approve' }))
+        .status,
+    ).toBe('approved');
   });
 });

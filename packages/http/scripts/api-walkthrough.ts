@@ -456,5 +456,13 @@ export const walkThroughApi = async (): Promise<Observations> => {
   );
 
   await op('POST', '/admin/sandbox/clock/advance', { seconds: 3600 });
+
+  // Named operators (ADR 0039) and the audit trail (ADR 0040).
+  const { operator } = await op('POST', '/admin/operators', { name: 'alice', role: 'reviewer' });
+  await op('GET', '/admin/operators');
+  await op('PATCH', `/admin/operators/${operator.operator_id}`, { role: 'viewer' });
+  await op('POST', `/admin/operators/${operator.operator_id}/rotate`);
+  await op('GET', `/admin/audit?object_id=${draft.payout_id}`);
+  await merchantCall('GET', '/payment/audit?action=payout.create');
   return observed;
 };

@@ -18,6 +18,8 @@ import {
   productOf,
   renderApiDoc,
   renderGeneratedBlocks,
+  renderServerDoc,
+  serverDocUrl,
   unusedFieldNotes,
 } from './render-api-doc.js';
 
@@ -42,6 +44,12 @@ describe('docs/api.md', () => {
       expect(current).toContain(`<a id="${route.operationId}"></a>`);
       expect(current).toContain(`#### ${route.method.toUpperCase()} ${route.path}\n`);
     }
+  });
+
+  it('docs/server.md has the role matrix as the code enforces it (run `pnpm run docs`)', () => {
+    const current = readFileSync(serverDocUrl, 'utf8');
+    expect(current.split('<!-- generated:operator-roles -->')).toHaveLength(2);
+    expect(current).toBe(renderServerDoc(current));
   });
 
   it('refuses a block it does not know', () => {

@@ -18,8 +18,11 @@ import {
   type ErrorKind,
   errorCatalogue,
   errorPolicies,
+  operatorPermissions,
+  operatorRoles,
   type PayrailError,
   payrailError,
+  roleAllows,
 } from '@payrail/core';
 import { toJsonSchema } from '../src/openapi/json-schema.converter.js';
 import { errorKeysOf, openApiDocument } from '../src/openapi/openapi.document.js';
@@ -70,7 +73,7 @@ export const productOf = (route: Route): 'payout' | 'acquiring' | null => {
 const permissionText = (route: Route): string => {
   switch (route.scope) {
     case 'admin':
-      return 'operator token';
+      return `operator: ${code(route.permission)}`;
     case 'checkout':
       return 'none (the order id)';
     case 'upstream':
@@ -100,6 +103,7 @@ const commonMerchantErrors: readonly ErrorKey[] = [
 ];
 const commonAdminErrors: readonly ErrorKey[] = [
   'unauthorized',
+  'forbidden',
   'rate_limit_exceeded',
   'internal_error',
 ];
@@ -283,17 +287,28 @@ const emptyShape = (): Shape => ({
   children: new Map(),
 });
 
-/** Values never printed as they are: each is shown once and differs on every run. */
+/**
+ * Values never printed as they are: each is shown once, or differs on every run (an audit
+ * record's id is drawn from the wall clock and random bits, a request's id is a new UUID).
+ */
 const redactedExamples: Readonly<Record<string, string>> = {
   token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.…',
   secret: 'whsec_…',
   notify_secret: 'whsec_…',
+  audit_id: 'aud_…',
+  request_id: '…',
+};
+
+/** What the document shows of `value` at `key`: an operator's credential keeps its id only. */
+const shownExample = (key: string, value: unknown): unknown => {
+  if (typeof value !== 'string' || !(key in redactedExamples)) return value;
+  const operatorCredential = key === 'token' ? /^(opr_[^.]+)\./.exec(value) : null;
+  return operatorCredential === null ? redactedExamples[key] : `${operatorCredential[1]}.…`;
 };
 
 const observe = (shape: Shape, value: unknown, key: string): void => {
   shape.count += 1;
-  const shown =
-    typeof value === 'string' && key in redactedExamples ? redactedExamples[key] : value;
+  const shown = shownExample(key, value);
   if (shown === null) {
     shape.types.add('null');
   } else if (Array.isArray(shown)) {
@@ -348,6 +363,9 @@ export const listItemNames: Readonly<Record<string, string>> = {
   listBatchItems: 'batch_item',
   listWebhooks: 'webhook',
   listWebhookDeliveries: 'delivery',
+  listAudit: 'audit_record',
+  adminListOperators: 'operator',
+  adminListAudit: 'audit_record',
   adminListApiKeys: 'api_key',
   adminListPayoutMethods: 'payout_method',
   adminListPayoutNetworks: 'payout_network',
@@ -400,6 +418,10 @@ const fieldNotes: Readonly<Record<string, string>> = {
   'api_key.version': 'rotation bumps it; an older token answers `api key version mismatch`',
   'api_key.status': '`active`, `disabled` or `deleted`',
   'api_key.ip_whitelist': 'addresses or CIDR blocks; empty allows every address',
+  'operator.token':
+    "the operator's credential, `<operator_id>.<secret>`: shown on create and rotation only, never listed",
+  'audit_record.request_id':
+    "the act's request: its `X-Request-Id` as the client sent it, else the id the service gave it",
   'webhook.secret': '`whsec_` signing secret: on create and rotate-secret only',
   'webhook.status': '`active`, `inactive` or `deleted`',
   'webhook.events': 'patterns such as `acquiring.*` or `acquiring.order.updated`',
@@ -586,7 +608,7 @@ const operationOf = (document: ReturnType<typeof openApiDocument>, route: Route)
 
 const scopeTitles: Readonly<Record<Route['scope'], string>> = {
   merchant: 'Merchant API (`/payment`, API key)',
-  admin: 'Admin API (`/admin`, operator token)',
+  admin: "Admin API (`/admin`, an operator's credential)",
   checkout: 'Checkout calls (`/checkout/api`, no credential)',
   upstream: "Upstream providers (`/upstream`, the provider's signature and source addresses)",
 };
@@ -640,7 +662,7 @@ const renderEndpoint = (
   lines.push(
     route.scope === 'merchant'
       ? `- Permission: ${permissionText(route)}`
-      : `- Credential: ${route.scope === 'admin' ? 'the operator token' : route.scope === 'upstream' ? "the provider's signature over the raw body (the sandbox provider's: Standard Webhooks headers), and the caller's address must be one of the provider's sources" : 'none (the order id is the capability)'}`,
+      : `- Credential: ${route.scope === 'admin' ? `an operator whose role holds ${code(route.permission)} (or the admin token, ADR 0039)` : route.scope === 'upstream' ? "the provider's signature over the raw body (the sandbox provider's: Standard Webhooks headers), and the caller's address must be one of the provider's sources" : 'none (the order id is the capability)'}`,
   );
   const product = productOf(route);
   if (product !== null) lines.push(`- Product: ${product}`);
@@ -735,10 +757,48 @@ export const renderApiDoc = (current: string, blocks: GeneratedBlocks): string =
 const renderCurrentApiDoc = async (current: string): Promise<string> =>
   renderApiDoc(current, renderGeneratedBlocks(await walkThroughApi()));
 
+// ---------------------------------------------------------------------------------------------
+// docs/server.md: the operators' role matrix (ADR 0039)
+
+export const serverDocUrl = new URL('../../../docs/server.md', import.meta.url);
+
+/**
+ * Which role holds each operator permission, and the admin routes it opens: from
+ * `operatorRoleMatrix` and the routes' permissions (the ones the engine's doors check).
+ */
+const renderRoleMatrix = (): string => {
+  const adminRoutes = routes.filter((route) => route.scope === 'admin');
+  const header = ['permission', ...operatorRoles, 'bootstrap, once an admin exists', 'opens'];
+  const rows = operatorPermissions.map((permission) => {
+    const opens = adminRoutes.filter((route) => route.permission === permission).map(titleOf);
+    return [
+      code(permission),
+      ...operatorRoles.map((role) => (roleAllows(role, permission) ? 'yes' : '')),
+      ['admin.read', 'admin.operators.write'].includes(permission) ? 'yes' : '',
+      opens.map(code).join(', '),
+    ];
+  });
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+};
+
+/** `current` (docs/server.md) with its role matrix rendered again. */
+export const renderServerDoc = (current: string): string =>
+  current.replace(generatedBlock, (_whole, name: string) => {
+    if (name !== 'operator-roles')
+      throw new Error(`docs/server.md names an unknown block: ${name}`);
+    return `<!-- generated:${name} -->\n${renderRoleMatrix()}\n<!-- /generated -->`;
+  });
+
 const main = async (): Promise<void> => {
   const current = readFileSync(apiDocUrl, 'utf8');
   writeFileSync(apiDocUrl, await renderCurrentApiDoc(current));
   process.stdout.write(`wrote ${fileURLToPath(apiDocUrl)}\n`);
+  writeFileSync(serverDocUrl, renderServerDoc(readFileSync(serverDocUrl, 'utf8')));
+  process.stdout.write(`wrote ${fileURLToPath(serverDocUrl)}\n`);
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

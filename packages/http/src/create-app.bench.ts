@@ -6,6 +6,7 @@
 import type { Store } from '@payrail/core';
 import {
   adjustableClock,
+  bootstrapOperator,
   type Caller,
   createEngine,
   type Data,
@@ -48,11 +49,20 @@ const app = createApp({
 });
 
 await seedSandboxCatalogue(store, randomIds, clock);
-const merchant = dataOf(await engine.admin.createMerchant({ name: 'Bench Merchant' }));
+const merchant = dataOf(
+  await engine.admin.createMerchant(bootstrapOperator, { name: 'Bench Merchant' }),
+);
 const accountId = field(merchant, 'merchant', 'account_id');
-const issued = dataOf(await engine.admin.issueApiKey(accountId, { permissions: [...permissions] }));
+const issued = dataOf(
+  await engine.admin.issueApiKey(bootstrapOperator, accountId, { permissions: [...permissions] }),
+);
 const token = field(issued, 'api_key', 'token');
-dataOf(await engine.admin.credit(accountId, { currency: 'USD', amount: '1000000000.00' }));
+dataOf(
+  await engine.admin.credit(bootstrapOperator, accountId, {
+    currency: 'USD',
+    amount: '1000000000.00',
+  }),
+);
 
 const authenticated = await engine.auth.authenticate({ token, ip: '127.0.0.1' });
 if (E.isLeft(authenticated)) throw new Error(authenticated.left.message);

@@ -2,11 +2,14 @@
  * Every route hands the right use case the right arguments, and every answer is the envelope.
  * The expectations are written out by hand, independently of the route table.
  */
+
+import { bootstrapOperator } from '@payrail/engine';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './create-app.js';
-import { callerOf, fakeEngine } from './fake-engine.test-support.js';
+import { callerOf, fakeEngine, withOrigin } from './fake-engine.test-support.js';
 
 const alice = callerOf('alice');
+
 const adminToken = 'operator-secret';
 const body = { any: 'thing', n: 1 };
 
@@ -39,6 +42,12 @@ const merchant: readonly Expectation[] = [
   ],
   ['GET', '/payment/withdrawals', 'accounts.withdrawals', [alice, {}]],
   ['GET', '/payment/ledger?sort_order=asc', 'accounts.ledger', [alice, { sort_order: 'asc' }]],
+  [
+    'GET',
+    '/payment/audit?action=payout.create',
+    'accounts.audit',
+    [alice, { action: 'payout.create' }],
+  ],
   [
     'GET',
     '/payment/payout-methods?currency=USD',
@@ -132,6 +141,11 @@ const merchant: readonly Expectation[] = [
 ];
 
 const admin: readonly Expectation[] = [
+  ['POST', '/admin/operators', 'admin.createOperator', [body], true],
+  ['GET', '/admin/operators?limit=5', 'admin.listOperators', [{ limit: '5' }]],
+  ['PATCH', '/admin/operators/opr_1', 'admin.updateOperator', ['opr_1', body], true],
+  ['POST', '/admin/operators/opr_1/rotate', 'admin.rotateOperator', ['opr_1']],
+  ['GET', '/admin/audit?actor_id=opr_1', 'admin.audit', [{ actor_id: 'opr_1' }]],
   ['POST', '/admin/merchants', 'admin.createMerchant', [body], true],
   ['PATCH', '/admin/accounts/acc_1', 'admin.updateAccount', ['acc_1', body], true],
   ['POST', '/admin/accounts/acc_1/api-keys', 'admin.issueApiKey', ['acc_1', body], true],
@@ -211,7 +225,8 @@ describe('routing', () => {
         message: 'success',
         data: { use_case: useCase },
       });
-      expect(fake.calls).toEqual([{ useCase, args }]);
+      const [caller, ...rest] = args;
+      expect(fake.calls).toEqual([{ useCase, args: [withOrigin(caller as object), ...rest] }]);
     },
   );
 
@@ -233,7 +248,8 @@ describe('routing', () => {
         message: 'success',
         data: { use_case: useCase },
       });
-      expect(fake.calls).toEqual([{ useCase, args }]);
+      // The configured token is the bootstrap operator (ADR 0039), with the request's origin.
+      expect(fake.calls).toEqual([{ useCase, args: [withOrigin(bootstrapOperator), ...args] }]);
       expect(fake.authentications).toEqual([]);
     },
   );
@@ -298,7 +314,7 @@ describe('routing', () => {
     const fake = fakeEngine();
     const app = createApp({ engine: fake.engine, adminToken });
     await app.request('/payment/payouts/po%201', { headers: { 'X-API-Key': 'alice-token' } });
-    expect(fake.calls).toEqual([{ useCase: 'payouts.get', args: [alice, 'po 1'] }]);
+    expect(fake.calls).toEqual([{ useCase: 'payouts.get', args: [withOrigin(alice), 'po 1'] }]);
   });
 
   it('passes the first value of a repeated query parameter', async () => {

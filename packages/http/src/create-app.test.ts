@@ -2,7 +2,7 @@ import { payrailError } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp, type InternalErrorLog } from './create-app.js';
-import { callerOf, fakeEngine, refusal } from './fake-engine.test-support.js';
+import { callerOf, fakeEngine, refusal, withOrigin } from './fake-engine.test-support.js';
 
 const adminToken = 'operator-secret';
 const alice = { Authorization: 'Bearer alice-token' };
@@ -74,7 +74,7 @@ describe('request bodies', () => {
       const { app, fake } = setup();
       await post(app, body);
       expect(fake.calls).toEqual([
-        { useCase: 'payouts.create', args: [callerOf('alice'), undefined] },
+        { useCase: 'payouts.create', args: [withOrigin(callerOf('alice')), undefined] },
       ]);
     },
   );
@@ -92,7 +92,9 @@ describe('request bodies', () => {
       headers: alice,
       body: '{"ignored":true}',
     });
-    expect(fake.calls).toEqual([{ useCase: 'payouts.submit', args: [callerOf('alice'), 'po_1'] }]);
+    expect(fake.calls).toEqual([
+      { useCase: 'payouts.submit', args: [withOrigin(callerOf('alice')), 'po_1'] },
+    ]);
   });
 });
 

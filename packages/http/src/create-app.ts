@@ -21,7 +21,8 @@ import {
   failedAuthenticationLimit,
 } from './middleware/address-limit.middleware.js';
 import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
-import { operatorAuthentication } from './middleware/operator-auth.middleware.js';
+import { type OperatorEnv, operatorAuthentication } from './middleware/operator-auth.middleware.js';
+import { requestId } from './middleware/request-id.middleware.js';
 import { nonTextInRequest, pathParameter } from './non-text.js';
 import { openApiDocument } from './openapi/openapi.document.js';
 import { type RateLimitOptions, tokenBucketLimiter } from './rate-limiter.js';
@@ -98,9 +99,15 @@ const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => 
 const hasBody = (headers: Headers): boolean =>
   headers.has('transfer-encoding') || Number(headers.get('content-length') ?? '0') > 0;
 
+/** What the app's middleware hands the routes: the caller or the operator, the request's id. */
+export interface AppEnv {
+  Variables: MerchantEnv['Variables'] & OperatorEnv['Variables'];
+}
+
 export const createApp = (deps: AppDeps) => {
   const { engine } = deps;
-  const app = new Hono<MerchantEnv>();
+  const app = new Hono<AppEnv>();
+  app.use('*', requestId);
   const clientIp = clientIpResolver(deps.trustedProxies, deps.clientIp ?? socketAddress);
   const limiter = tokenBucketLimiter(deps.rateLimit);
   const log = deps.logInternalError ?? defaultLog;
@@ -156,7 +163,7 @@ export const createApp = (deps: AppDeps) => {
     app.use(path, addressRateLimit(openRoutes, clientIp));
   }
   app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
-  app.use('/admin/*', operatorAuthentication(deps.adminToken));
+  app.use('/admin/*', operatorAuthentication(engine, deps.adminToken, clientIp));
 
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
@@ -166,15 +173,17 @@ export const createApp = (deps: AppDeps) => {
       const outcome =
         route.scope === 'merchant'
           ? await route.run(engine, c.get('caller'), request)
-          : route.scope === 'upstream'
-            ? await route.run(engine, {
-                ...request,
-                // The provider's signature covers the body as sent, not as we parsed it.
-                body: await c.req.text(),
-                ip: clientIp(c),
-                headers: c.req.header(),
-              })
-            : await route.run(engine, request);
+          : route.scope === 'admin'
+            ? await route.run(engine, c.get('operator'), request)
+            : route.scope === 'upstream'
+              ? await route.run(engine, {
+                  ...request,
+                  // The provider's signature covers the body as sent, not as we parsed it.
+                  body: await c.req.text(),
+                  ip: clientIp(c),
+                  headers: c.req.header(),
+                })
+              : await route.run(engine, request);
       return answer(c, outcome);
     });
   }

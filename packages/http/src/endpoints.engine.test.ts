@@ -437,6 +437,52 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
     ]);
   });
 
+  it('manages named operators, and reads the audit trail as an operator and as a merchant', async () => {
+    const { operator } = await op('POST', '/admin/operators', { name: 'alice', role: 'reviewer' });
+    expect(operator).toMatchObject({ name: 'alice', role: 'reviewer', status: 'active' });
+    expect(operator.token).toMatch(new RegExp(`^${operator.operator_id}\\.`));
+    const listed = await op('GET', '/admin/operators');
+    expect(listed.items).toEqual([
+      expect.objectContaining({ operator_id: operator.operator_id, name: 'alice' }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(operator.token);
+    // The operator's own credential opens /admin; every role reads.
+    expect((await ok('GET', '/admin/operators', operator.token)).total).toBe(1);
+    expect(
+      (await op('PATCH', `/admin/operators/${operator.operator_id}`, { role: 'viewer' })).operator,
+    ).toMatchObject({ operator_id: operator.operator_id, role: 'viewer' });
+    const rotated = await op('POST', `/admin/operators/${operator.operator_id}/rotate`);
+    expect(rotated.operator.token).not.toBe(operator.token);
+    expect((await ok('GET', '/admin/operators', rotated.operator.token)).total).toBe(1);
+
+    const trail = await op('GET', `/admin/audit?object_id=${operator.operator_id}`);
+    expect(trail.items.map((r: { action: string }) => r.action).sort()).toEqual([
+      'operator.create',
+      'operator.rotate',
+      'operator.update',
+    ]);
+    for (const record of trail.items) {
+      expect(record).toMatchObject({
+        actor_type: 'operator',
+        actor_id: 'bootstrap',
+        object_type: 'operator',
+        object_id: operator.operator_id,
+        request_id: expect.any(String),
+      });
+    }
+    const own = await merchant('GET', '/payment/audit?action=payout.create');
+    expect(own.total).toBeGreaterThan(0);
+    for (const record of own.items) {
+      expect(record).toMatchObject({
+        actor_type: 'api_key',
+        actor_id: a.keyId,
+        action: 'payout.create',
+        object_type: 'payout',
+        account_id: 'acc_1',
+      });
+    }
+  });
+
   it('moves the sandbox clock', async () => {
     expect((await op('POST', '/admin/sandbox/clock/advance', { seconds: 3600 })).clock.now).toBe(
       testNow + 3600,

@@ -321,6 +321,9 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   route_id_not_found: {
     run: (w) => w.operator('PATCH', '/admin/routes/rt_999', { status: 'disabled' }),
   },
+  operator_id_not_found: {
+    run: (w) => w.operator('PATCH', '/admin/operators/opr_nope', { role: 'viewer' }),
+  },
   rate_limit_exceeded: {
     run: async (w) => {
       const app = createApp({

@@ -6,6 +6,7 @@
 import { type PayrailError, payrailError } from '@payrail/core';
 import type { AuthenticationRequest, Caller, Data, Engine, Outcome } from '@payrail/engine';
 import * as E from 'fp-ts/lib/Either.js';
+import { expect } from 'vitest';
 
 export interface RecordedCall {
   readonly useCase: string;
@@ -67,7 +68,11 @@ export const fakeEngine = (): FakeEngine => {
 
   const engine = new Proxy({} as Engine, {
     get: (_target, name) => {
-      if (name === 'auth') return { authenticate };
+      if (name === 'auth') {
+        // No named operators here: only the configured admin token passes `/admin`.
+        const authenticateOperator = async () => E.left(payrailError('unauthorized'));
+        return { authenticate, authenticateOperator };
+      }
       return typeof name === 'string' ? group(name) : undefined;
     },
   });
@@ -87,3 +92,10 @@ export const refusal =
   (error: PayrailError): Answer =>
   async () =>
     E.left(error);
+
+/** A principal as the routes hand it on: with the request's id and client address. */
+export const withOrigin = (principal: object) => ({
+  ...principal,
+  request_id: expect.any(String),
+  client_ip: expect.any(String),
+});

@@ -13,6 +13,7 @@ describe.each(storesUnderTest)("another merchant's ids (real engine, $name)", (u
   let h: EngineApp;
   let owned: Record<string, string>;
   let intruder: ReturnType<EngineApp['as']>;
+  let intruderAccountId: string;
 
   let store: Awaited<ReturnType<(typeof storesUnderTest)[number]['open']>>;
 
@@ -63,6 +64,7 @@ describe.each(storesUnderTest)("another merchant's ids (real engine, $name)", (u
     };
     for (const id of Object.values(owned)) expect(id).toMatch(/^[a-z]+_\d+$/);
     intruder = h.as(b.token);
+    intruderAccountId = b.accountId;
   });
 
   afterAll(async () => {
@@ -222,5 +224,19 @@ describe.each(storesUnderTest)("another merchant's ids (real engine, $name)", (u
     ]) {
       expect((await intruder.get(path)).body.data, path).toMatchObject({ items: [], total: 0 });
     }
+  });
+
+  it('shows the intruder its own audit trail only, never the other merchant’s acts', async () => {
+    const trail = (await intruder.get('/payment/audit?limit=100')).body.data;
+    // The operator's acts on its account (its creation, its key) are the intruder's to read.
+    expect(trail.total).toBeGreaterThan(0);
+    const theirs = new Set(Object.values(owned));
+    for (const record of trail.items) {
+      expect(record.account_id).toBe(intruderAccountId);
+      expect(theirs.has(record.object_id)).toBe(false);
+    }
+    expect(
+      (await intruder.get(`/payment/audit?object_id=${owned.payout}`)).body.data,
+    ).toMatchObject({ items: [], total: 0 });
   });
 });

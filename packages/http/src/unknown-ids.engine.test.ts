@@ -73,6 +73,12 @@ const cases: Readonly<Record<string, UnknownIdCase>> = {
   listWebhookDeliveries: { notFound: 'webhook_not_found', unknown: 'wh_999' },
   redeliverWebhookDelivery: { notFound: 'webhook_not_found', unknown: 'dlv_999' },
   // Admin API
+  adminUpdateOperator: {
+    notFound: 'operator_id_not_found',
+    unknown: 'opr_999',
+    body: { role: 'viewer' },
+  },
+  adminRotateOperator: { notFound: 'operator_id_not_found', unknown: 'opr_999' },
   adminUpdateAccount: {
     notFound: 'account_id_not_found',
     unknown: 'acc_999',

@@ -4,7 +4,14 @@
  * them. The HTTP side is tested in @payrail/http (upstream.engine.test.ts).
  */
 import type { IdGenerator, PayrailError } from '@payrail/core';
-import { type Caller, createEngine, type Data, type Outcome, permissions } from '@payrail/engine';
+import {
+  bootstrapOperator,
+  type Caller,
+  createEngine,
+  type Data,
+  type Outcome,
+  permissions,
+} from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
@@ -51,7 +58,9 @@ const sandbox = async () => {
       sandboxAcquiringProvider({ allowedSources: ['127.0.0.1/32', '::1/128'], secret }),
     ],
   });
-  const { merchant } = ok(await engine.admin.createMerchant({ name: 'Acme' })) as {
+  const { merchant } = ok(
+    await engine.admin.createMerchant(bootstrapOperator, { name: 'Acme' }),
+  ) as {
     merchant: { merchant_id: string; account_id: string };
   };
   const caller: Caller = {

@@ -3,6 +3,7 @@
  * that tells a person what is wrong. Nothing here talks to a server.
  */
 import { parseArgs } from 'node:util';
+import { type OperatorRole, operatorRoles } from '@payrail/core';
 import { type Permission, permissions } from '@payrail/engine';
 
 export type CliCommand =
@@ -23,6 +24,12 @@ export type CliCommand =
       readonly currency: string;
       /** As typed: an amount is never a JavaScript number. */
       readonly amount: string;
+    }
+  | {
+      readonly kind: 'operator.add';
+      readonly name: string;
+      readonly role: OperatorRole;
+      readonly expiresInSeconds?: number;
     }
   | { readonly kind: 'config.show' }
   | { readonly kind: 'store.migrate' };
@@ -55,6 +62,9 @@ Commands:
       Issues an API key; prints its token once.
   account credit --account <account_id> --currency USD --amount 100.00
       Funds a balance (sandbox servers only).
+  operator add --name <name> --role viewer|reviewer|treasurer|admin [--expires-in <seconds>]
+      Adds a named operator; prints its credential once. Operators act on /admin with their
+      own credential, and the audit trail names them (docs/server.md has the role matrix).
   config show
       Prints the server configuration the current environment gives, secrets redacted
       (local: no server needed).
@@ -70,7 +80,8 @@ Options:
   --json        print the answer's data as JSON
 
 Environment:
-  PAYRAIL_ADMIN_TOKEN   the operator token (required by merchant, key and account commands)
+  PAYRAIL_ADMIN_TOKEN   the operator token or a named operator's credential (required by the
+                        merchant, key, account and operator commands)
   PAYRAIL_URL           the server, when --url is not given
 
 Exit codes: 0 done, 1 the server refused (its message is printed), 2 wrong usage or
@@ -89,6 +100,7 @@ const optionSpec = {
   'expires-in': { type: 'string' },
   currency: { type: 'string' },
   amount: { type: 'string' },
+  role: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof optionSpec;
@@ -100,6 +112,7 @@ const commandOptions: Readonly<Record<string, readonly OptionName[]>> = {
   'merchant create': ['name', 'currencies'],
   'key issue': ['account', 'permissions', 'env', 'ip', 'expires-in', 'name'],
   'account credit': ['account', 'currency', 'amount'],
+  'operator add': ['name', 'role', 'expires-in'],
   'config show': [],
   'store migrate': [],
 };
@@ -180,6 +193,22 @@ const buildCommand = (name: string, values: Values): CliCommand => {
         currency: required(values, 'currency'),
         amount: required(values, 'amount'),
       };
+    case 'operator add': {
+      const role = required(values, 'role');
+      if (!(operatorRoles as readonly string[]).includes(role)) {
+        throw new UsageError(`--role must be one of ${operatorRoles.join(', ')}, not "${role}"`);
+      }
+      const expiresIn = optional(values, 'expires-in');
+      if (expiresIn !== undefined && !/^[1-9]\d*$/.test(expiresIn)) {
+        throw new UsageError(`--expires-in must be a whole number of seconds, not "${expiresIn}"`);
+      }
+      return {
+        kind: 'operator.add',
+        name: required(values, 'name'),
+        role: role as OperatorRole,
+        ...(expiresIn === undefined ? {} : { expiresInSeconds: Number(expiresIn) }),
+      };
+    }
     case 'store migrate':
       return { kind: 'store.migrate' };
     default:

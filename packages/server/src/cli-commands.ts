@@ -69,6 +69,18 @@ const adminCallOf = (command: Exclude<CliCommand, { kind: LocalCommand }>): Admi
         path: `/admin/accounts/${encodeURIComponent(command.account)}/credit`,
         body: { currency: command.currency, amount: command.amount },
       };
+    case 'operator.add':
+      return {
+        method: 'POST',
+        path: '/admin/operators',
+        body: {
+          name: command.name,
+          role: command.role,
+          ...(command.expiresInSeconds === undefined
+            ? {}
+            : { expires_in_seconds: command.expiresInSeconds }),
+        },
+      };
   }
 };
 
@@ -121,6 +133,18 @@ const present = (command: CliCommand, data: unknown): string[] => {
         text(field(key, 'token')),
       ];
     }
+    case 'operator.add': {
+      const operator = field(data, 'operator');
+      return [
+        'operator added',
+        ...table([
+          ...rowsOf(operator, ['operator_id', 'name', 'role', 'created_by']),
+          ['expires_at', unixTime(field(operator, 'expires_at'))],
+        ]),
+        'credential (shown once; send it as "Authorization: Bearer <credential>" to /admin):',
+        text(field(operator, 'token')),
+      ];
+    }
     case 'account.credit': {
       const balance = field(data, 'balance');
       return [
@@ -154,6 +178,9 @@ const unreachable = (url: string, error: unknown): string => {
 const refusalHint = (command: CliCommand, status: number): string => {
   if (status === 401) {
     return ' PAYRAIL_ADMIN_TOKEN must be the operator token the server was started with (it prints a generated one at start).';
+  }
+  if (status === 403 && command.kind === 'operator.add') {
+    return ' Only an admin operator (or the admin token, see docs/adr/0039) adds operators.';
   }
   if (status === 403 && command.kind === 'account.credit') {
     return ' Crediting a balance is a sandbox feature: this server runs PAYRAIL_ENV=live.';

@@ -18,11 +18,13 @@ import type {
 } from '@payrail/core';
 import {
   adjustableClock,
+  bootstrapOperator,
   createEngine,
   type Engine,
   type EngineDeps,
   type EngineInspector,
   minKeySecretBytes,
+  type Operator,
   type PayoutExecutor,
   randomIds,
   seedSandboxCatalogue,
@@ -151,8 +153,18 @@ export interface Payrail {
   readonly environment: Environment;
   /** The engine itself: every use case over raw input, as the HTTP adapter drives it. */
   readonly engine: Engine;
-  /** The operator's use cases (decisions §8), typed. */
+  /**
+   * The admin use cases (decisions §8), typed, acting as the bootstrap operator (the configured
+   * admin token; what it may do once an admin operator exists is ADR 0039's).
+   */
   readonly admin: AdminFacade;
+  /** The admin use cases acting as a named operator that `authenticateOperator` answered. */
+  operator(operator: Operator): AdminFacade;
+  /** Checks an operator's credential as the HTTP API does (`unauthorized` otherwise). */
+  authenticateOperator(
+    token: string,
+    ip?: string,
+  ): ReturnType<Engine['auth']['authenticateOperator']>;
   /** A merchant's use cases for a caller that `authenticate` answered, typed. */
   merchant(caller: Caller): MerchantFacade;
   /** Checks an API key token as the HTTP API does (every Authentication message). */
@@ -373,6 +385,7 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
       clock,
       ids,
       callbacks: engine.callbacks,
+      keySecret: deps.settings.keySecret,
       allowInsecure: allowInsecureWebhooks,
       worker,
       log,
@@ -386,7 +399,10 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
   return {
     environment,
     engine,
-    admin: adminFacade(engine),
+    admin: adminFacade(engine, bootstrapOperator),
+    operator: (operator) => adminFacade(engine, operator),
+    authenticateOperator: (token, ip = '127.0.0.1') =>
+      engine.auth.authenticateOperator({ token, ip }),
     merchant: (caller) => merchantFacade(engine, caller),
     authenticate: (token, ip = '127.0.0.1') => engine.auth.authenticate({ token, ip }),
     executions: engine.executions,

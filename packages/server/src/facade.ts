@@ -13,6 +13,7 @@ import type {
   AcquiringOrderListQuery,
   ApiKeyIssueRequest,
   ApiKeyUpdateRequest,
+  AuditListQuery,
   BalanceListQuery,
   BeneficiaryAccountCreateRequest,
   BeneficiaryAccountPatchRequest,
@@ -23,6 +24,8 @@ import type {
   DepositListQuery,
   LedgerListQuery,
   MerchantCreateRequest,
+  OperatorCreateRequest,
+  OperatorUpdateRequest,
   PageQuery,
   PayoutCreateRequest,
   PayoutListQuery,
@@ -40,7 +43,7 @@ import type {
   WebhookUpdateRequest,
   WithdrawalListQuery,
 } from '@payrail/core';
-import type { Caller, Engine, Outcome, Query } from '@payrail/engine';
+import type { Caller, Engine, Operator, Outcome, Query } from '@payrail/engine';
 
 /** A refusal `orThrow` raised: the catalogue's error as data, under `error`. */
 export class PayrailFailure extends Error {
@@ -66,6 +69,7 @@ export type InputOf<T, K extends keyof T = never> = Omit<T, K> & Partial<Pick<T,
 export type QueryOf<T> = { readonly [P in keyof T]?: T[P] };
 
 export type MerchantCreateInput = InputOf<MerchantCreateRequest, 'currencies'>;
+export type OperatorCreateInput = InputOf<OperatorCreateRequest, 'expires_in_seconds'>;
 export type ApiKeyIssueInput = InputOf<
   ApiKeyIssueRequest,
   'ip_whitelist' | 'expires_in_seconds' | 'name'
@@ -99,6 +103,8 @@ export interface MerchantFacade {
     deposits(query?: QueryOf<DepositListQuery>): Answer<Engine['accounts']['deposits']>;
     withdrawals(query?: QueryOf<WithdrawalListQuery>): Answer<Engine['accounts']['withdrawals']>;
     ledger(query?: QueryOf<LedgerListQuery>): Answer<Engine['accounts']['ledger']>;
+    /** The account's audit trail, newest first (ADR 0040). */
+    audit(query?: QueryOf<AuditListQuery>): Answer<Engine['accounts']['audit']>;
   };
   readonly payoutSetup: {
     methods(query?: QueryOf<PayoutMethodListQuery>): Answer<Engine['payoutSetup']['methods']>;
@@ -178,6 +184,7 @@ export const merchantFacade = (engine: Engine, caller: Caller): MerchantFacade =
     deposits: (query) => engine.accounts.deposits(caller, queryOf(query)),
     withdrawals: (query) => engine.accounts.withdrawals(caller, queryOf(query)),
     ledger: (query) => engine.accounts.ledger(caller, queryOf(query)),
+    audit: (query) => engine.accounts.audit(caller, queryOf(query)),
   },
   payoutSetup: {
     methods: (query) => engine.payoutSetup.methods(caller, queryOf(query)),
@@ -235,6 +242,13 @@ export const merchantFacade = (engine: Engine, caller: Caller): MerchantFacade =
 type Admin = Engine['admin'];
 
 export interface AdminFacade {
+  /** A named operator with a role; its credential is in this answer only (ADR 0039). */
+  createOperator(input: OperatorCreateInput): Answer<Admin['createOperator']>;
+  listOperators(query?: QueryOf<{ limit: number; offset: number }>): Answer<Admin['listOperators']>;
+  updateOperator(operatorId: string, input: OperatorUpdateRequest): Answer<Admin['updateOperator']>;
+  rotateOperator(operatorId: string): Answer<Admin['rotateOperator']>;
+  /** The audit trail, newest first (ADR 0040). */
+  audit(query?: QueryOf<AuditListQuery>): Answer<Admin['audit']>;
   createMerchant(input: MerchantCreateInput): Answer<Admin['createMerchant']>;
   updateAccount(accountId: string, input: AccountUpdateRequest): Answer<Admin['updateAccount']>;
   rotateNotifySecret(accountId: string): Answer<Admin['rotateNotifySecret']>;
@@ -273,30 +287,36 @@ export interface AdminFacade {
   advanceClock(input: { readonly seconds: number }): Answer<Admin['advanceClock']>;
 }
 
-export const adminFacade = (engine: Engine): AdminFacade => {
+/** The admin use cases acting as `operator` (the bootstrap operator for `payrail.admin`). */
+export const adminFacade = (engine: Engine, operator: Operator): AdminFacade => {
   const admin = engine.admin;
   return {
-    createMerchant: (input) => admin.createMerchant(input),
-    updateAccount: (accountId, input) => admin.updateAccount(accountId, input),
-    rotateNotifySecret: (accountId) => admin.rotateNotifySecret(accountId),
-    issueApiKey: (accountId, input) => admin.issueApiKey(accountId, input),
-    listApiKeys: (accountId) => admin.listApiKeys(accountId),
-    rotateApiKey: (keyId) => admin.rotateApiKey(keyId),
-    updateApiKey: (keyId, input) => admin.updateApiKey(keyId, input),
-    deleteApiKey: (keyId) => admin.deleteApiKey(keyId),
-    reviewPayout: (payoutId, input) => admin.reviewPayout(payoutId, input),
-    listPayoutMethods: (query) => admin.listPayoutMethods(queryOf(query)),
-    createPayoutMethod: (input) => admin.createPayoutMethod(input),
-    updatePayoutMethod: (methodId, input) => admin.updatePayoutMethod(methodId, input),
-    listPayoutNetworks: (query) => admin.listPayoutNetworks(queryOf(query)),
-    createPayoutNetwork: (input) => admin.createPayoutNetwork(input),
-    updatePayoutNetwork: (code, input) => admin.updatePayoutNetwork(code, input),
-    listRoutes: (query) => admin.listRoutes(queryOf(query)),
-    createRoute: (input) => admin.createRoute(input),
-    updateRoute: (routeId, input) => admin.updateRoute(routeId, input),
-    credit: (accountId, input) => admin.credit(accountId, input),
-    sandboxExecution: (payoutId, input) => admin.sandboxExecution(payoutId, input),
-    sandboxPayment: (orderId, input) => admin.sandboxPayment(orderId, input),
-    advanceClock: (input) => admin.advanceClock(input),
+    createOperator: (input) => admin.createOperator(operator, input),
+    listOperators: (query) => admin.listOperators(operator, queryOf(query)),
+    updateOperator: (operatorId, input) => admin.updateOperator(operator, operatorId, input),
+    rotateOperator: (operatorId) => admin.rotateOperator(operator, operatorId),
+    audit: (query) => admin.audit(operator, queryOf(query)),
+    createMerchant: (input) => admin.createMerchant(operator, input),
+    updateAccount: (accountId, input) => admin.updateAccount(operator, accountId, input),
+    rotateNotifySecret: (accountId) => admin.rotateNotifySecret(operator, accountId),
+    issueApiKey: (accountId, input) => admin.issueApiKey(operator, accountId, input),
+    listApiKeys: (accountId) => admin.listApiKeys(operator, accountId),
+    rotateApiKey: (keyId) => admin.rotateApiKey(operator, keyId),
+    updateApiKey: (keyId, input) => admin.updateApiKey(operator, keyId, input),
+    deleteApiKey: (keyId) => admin.deleteApiKey(operator, keyId),
+    reviewPayout: (payoutId, input) => admin.reviewPayout(operator, payoutId, input),
+    listPayoutMethods: (query) => admin.listPayoutMethods(operator, queryOf(query)),
+    createPayoutMethod: (input) => admin.createPayoutMethod(operator, input),
+    updatePayoutMethod: (methodId, input) => admin.updatePayoutMethod(operator, methodId, input),
+    listPayoutNetworks: (query) => admin.listPayoutNetworks(operator, queryOf(query)),
+    createPayoutNetwork: (input) => admin.createPayoutNetwork(operator, input),
+    updatePayoutNetwork: (code, input) => admin.updatePayoutNetwork(operator, code, input),
+    listRoutes: (query) => admin.listRoutes(operator, queryOf(query)),
+    createRoute: (input) => admin.createRoute(operator, input),
+    updateRoute: (routeId, input) => admin.updateRoute(operator, routeId, input),
+    credit: (accountId, input) => admin.credit(operator, accountId, input),
+    sandboxExecution: (payoutId, input) => admin.sandboxExecution(operator, payoutId, input),
+    sandboxPayment: (orderId, input) => admin.sandboxPayment(operator, orderId, input),
+    advanceClock: (input) => admin.advanceClock(operator, input),
   };
 };

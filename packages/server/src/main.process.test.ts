@@ -93,6 +93,36 @@ describe('the server process on the embedded store', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^payrail: the server refused: .+ \(HTTP 40\d, code \d+\)/);
 
+    // The README's named reviewer: added with the CLI, her credential approves a payout, and
+    // the audit trail answers who approved it.
+    const added = await cli('operator', 'add', '--name', 'alice', '--role', 'reviewer', '--json');
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const alice = JSON.parse(added.stdout).operator.token as string;
+    const { payout } = await ok(server.url, 'POST', '/payment/quickpayout', token, {
+      currency: 'USD',
+      amount: '1.00',
+      method_id: 1,
+      reference: 'AUDIT-1',
+      notify_url: 'http://127.0.0.1:9/payrail-payouts',
+      beneficiary: { name: 'Jane Doe', fields: { payee_id: 'jane02' } },
+      beneficiary_account: {
+        network_code: 'WALLETA',
+        fields: { walleta_email: 'jane@example.com' },
+      },
+    });
+    await ok(server.url, 'POST', `/admin/payouts/${payout.payout_id}/review`, alice, {
+      action: 'approve',
+    });
+    const trail = await ok(
+      server.url,
+      'GET',
+      `/admin/audit?object_id=${payout.payout_id}&action=payout.review`,
+      adminToken,
+    );
+    expect(trail.items).toMatchObject([
+      { actor_type: 'operator', actor_name: 'alice', detail: 'approve', object_type: 'payout' },
+    ]);
+
     // One process per data directory.
     const second = await runProcess(serverMain, {
       PORT: '0',
@@ -112,6 +142,7 @@ describe('the server process on the embedded store', () => {
     expect(server.output()).not.toContain(adminToken);
     expect(server.output()).not.toContain(ids.key);
     expect(server.output()).not.toContain(token);
+    expect(server.output()).not.toContain(alice);
   });
 
   it('starts again on the same data directory and finds everything', async () => {

@@ -6,7 +6,7 @@
  * (`prng.ts`), the clock is virtual, ids are seeded and no step runs concurrently.
  */
 import { isStoreFailure } from '@payrail/core';
-import { type Caller, permissions } from '@payrail/engine';
+import { bootstrapOperator, type Caller, permissions } from '@payrail/engine';
 import { signSandboxUpstream } from '@payrail/sandbox';
 import type { OutboundResponse, Transport } from '@payrail/webhooks';
 import * as E from 'fp-ts/lib/Either.js';
@@ -166,12 +166,14 @@ const createMerchant: Action = {
     if (ctx.model.merchants.length >= 3) return undefined;
     const { engine } = ctx.world;
     const n = ctx.model.merchants.length + 1;
-    const created = await engine.admin.createMerchant({ name: `Merchant ${n}` });
+    const created = await engine.admin.createMerchant(bootstrapOperator, { name: `Merchant ${n}` });
     if (E.isLeft(created)) return `refused: ${created.left.message}`;
     const accountId = created.right.account.account_id;
     const callers: Caller[] = [];
     for (const _ of [1, 2]) {
-      const issued = await engine.admin.issueApiKey(accountId, { permissions: [...permissions] });
+      const issued = await engine.admin.issueApiKey(bootstrapOperator, accountId, {
+        permissions: [...permissions],
+      });
       if (E.isLeft(issued)) return `key refused: ${issued.left.message}`;
       const caller = await engine.auth.authenticate({
         token: issued.right.api_key.token,
@@ -209,10 +211,14 @@ const updateAccount: Action = {
     if (merchant === undefined) return undefined;
     const verification = ctx.random.chance(0.5);
     const autoApprove = ctx.random.chance(0.3);
-    const answer = await ctx.world.engine.admin.updateAccount(merchant.accountId, {
-      verification_enabled: verification,
-      auto_approve: autoApprove,
-    });
+    const answer = await ctx.world.engine.admin.updateAccount(
+      bootstrapOperator,
+      merchant.accountId,
+      {
+        verification_enabled: verification,
+        auto_approve: autoApprove,
+      },
+    );
     if (E.isRight(answer)) {
       merchant.verification = verification;
       merchant.autoApprove = autoApprove;
@@ -229,7 +235,10 @@ const credit: Action = {
     if (merchant === undefined) return undefined;
     const currency = ctx.random.pick(['USD', 'USD', 'USDT', 'USDC'] as const);
     const amount = amountOf(ctx.random, currency === 'USD' ? 2 : 6, 400);
-    const answer = await ctx.world.engine.admin.credit(merchant.accountId, { currency, amount });
+    const answer = await ctx.world.engine.admin.credit(bootstrapOperator, merchant.accountId, {
+      currency,
+      amount,
+    });
     if (E.isRight(answer)) {
       ctx.model.creates.push({ kind: 'deposit', id: answer.right.deposit.record_id, merchant });
     }
@@ -354,7 +363,7 @@ const reviewPayout: Action = {
     const payout = pickPayout(ctx, 'pending_review/init');
     if (payout === undefined) return undefined;
     const action = ctx.random.pick(['approve', 'approve', 'approve', 'return', 'reject'] as const);
-    const answer = await ctx.world.engine.admin.reviewPayout(payout.payoutId, {
+    const answer = await ctx.world.engine.admin.reviewPayout(bootstrapOperator, payout.payoutId, {
       action,
       reason: `simulated ${action}`,
     });
@@ -371,7 +380,7 @@ const executePayout: Action = {
     const outcome = ctx.random.pick(['processing', 'completed', 'completed', 'failed'] as const);
     const { engine } = ctx.world;
     const answer = ctx.random.chance(0.5)
-      ? await engine.admin.sandboxExecution(payout.payoutId, {
+      ? await engine.admin.sandboxExecution(bootstrapOperator, payout.payoutId, {
           outcome,
           ...(outcome === 'failed' ? { reason: 'recipient wallet closed' } : {}),
         })
@@ -488,7 +497,7 @@ const sandboxPayment: Action = {
     const tokenId = ctx.random.pick(order.allowed);
     const amount = payAmountFor(ctx, order);
     const status = ctx.random.pick(['processing', 'confirming', 'confirmed', 'confirmed'] as const);
-    const answer = await ctx.world.engine.admin.sandboxPayment(order.orderId, {
+    const answer = await ctx.world.engine.admin.sandboxPayment(bootstrapOperator, order.orderId, {
       token_id: tokenId,
       amount,
       status,
@@ -711,7 +720,7 @@ const advanceClock: Action = {
     const seconds = ctx.random.pick([5, 30, 120, 400, 1000, 4000, 20_000]);
     if (ctx.random.chance(0.5)) {
       // The sandbox's clock: fires due timers and runs the dispatcher after.
-      const answer = await ctx.world.engine.admin.advanceClock({ seconds });
+      const answer = await ctx.world.engine.admin.advanceClock(bootstrapOperator, { seconds });
       return said(answer, (d) => `sandbox clock +${seconds}s -> ${d.clock.now}`);
     }
     ctx.world.clock.advance(seconds);

@@ -3,6 +3,7 @@
  * the unique keys (a null in any field exempts a record) and the fields a list may filter on.
  */
 import {
+  AppendOnlyCollection,
   type Collection,
   type ListQuery,
   type LooseCollectionSpec,
@@ -94,6 +95,7 @@ export const memoryCollection = (
 
     async update(input: StoredRecord): Promise<StoredRecord> {
       guard();
+      if (spec.appendOnly === true) throw new AppendOnlyCollection(spec.name);
       const id = idOf(input);
       const stored = state.rows.get(id);
       if (stored === undefined || stored.version !== input.version) {

@@ -4,6 +4,7 @@
  * `version` column that optimistic concurrency checks.
  */
 import {
+  AppendOnlyCollection,
   type Collection,
   type ListQuery,
   type NewRecord,
@@ -148,6 +149,8 @@ export const sqlCollection = (
 
     update: (input: StoredRecord) =>
       context.run(async () => {
+        // The table's trigger refuses it too (migration 0007); this says so before a round trip.
+        if (spec.appendOnly === true) throw new AppendOnlyCollection(spec.name);
         const record: StoredRecord = { ...input, version: input.version + 1 };
         const row = rowOf(record);
         const assignments = columns

@@ -181,49 +181,63 @@ const collectionSuite = (ctx: SuiteContext, name: CollectionName): void => {
     }
   }
 
-  test('update increments the version and stores the change', async (h) => {
-    const [inserted] = await insertAll(h, name, [build({ n: 1 })]);
-    assert.ok(inserted);
-    const changed = { ...inserted, updated_at: inserted.updated_at + 60 };
-    const updated = await h.store.transaction((tx) => collectionOf(tx, name).update(changed));
-    assert.deepEqual(updated, { ...changed, version: 2 });
-    assert.deepEqual(await h.oracle.record(name, idOf(inserted)), updated);
-    const again = await h.store.transaction((tx) =>
-      collectionOf(tx, name).update({ ...updated, updated_at: updated.updated_at + 60 }),
-    );
-    assert.equal(again.version, 3);
-  });
+  if (spec.appendOnly === true) {
+    test('update is refused (append-only) and the record stays as written', async (h) => {
+      const [inserted] = await insertAll(h, name, [build({ n: 1 })]);
+      assert.ok(inserted);
+      await assert.rejects(
+        h.store.transaction((tx) =>
+          collectionOf(tx, name).update({ ...inserted, updated_at: inserted.updated_at + 60 }),
+        ),
+        (error: unknown) => error instanceof Error && error.name === 'AppendOnlyCollection',
+      );
+      assert.deepEqual(await h.oracle.record(name, idOf(inserted)), inserted);
+    });
+  } else {
+    test('update increments the version and stores the change', async (h) => {
+      const [inserted] = await insertAll(h, name, [build({ n: 1 })]);
+      assert.ok(inserted);
+      const changed = { ...inserted, updated_at: inserted.updated_at + 60 };
+      const updated = await h.store.transaction((tx) => collectionOf(tx, name).update(changed));
+      assert.deepEqual(updated, { ...changed, version: 2 });
+      assert.deepEqual(await h.oracle.record(name, idOf(inserted)), updated);
+      const again = await h.store.transaction((tx) =>
+        collectionOf(tx, name).update({ ...updated, updated_at: updated.updated_at + 60 }),
+      );
+      assert.equal(again.version, 3);
+    });
 
-  test('update with a stale version is refused and changes nothing', async (h) => {
-    const [inserted] = await insertAll(h, name, [build({ n: 1 })]);
-    assert.ok(inserted);
-    const updated = await h.store.transaction((tx) =>
-      collectionOf(tx, name).update({ ...inserted, updated_at: inserted.updated_at + 60 }),
-    );
-    await assertRefused(
-      h.store.transaction((tx) =>
-        collectionOf(tx, name).update({ ...inserted, updated_at: inserted.updated_at + 120 }),
-      ),
-      'version_conflict',
-    );
-    await assertRefused(
-      h.store.transaction((tx) =>
-        collectionOf(tx, name).update({ ...updated, version: updated.version + 1 }),
-      ),
-      'version_conflict',
-    );
-    assert.deepEqual(await h.oracle.record(name, idOf(inserted)), updated);
-  });
+    test('update with a stale version is refused and changes nothing', async (h) => {
+      const [inserted] = await insertAll(h, name, [build({ n: 1 })]);
+      assert.ok(inserted);
+      const updated = await h.store.transaction((tx) =>
+        collectionOf(tx, name).update({ ...inserted, updated_at: inserted.updated_at + 60 }),
+      );
+      await assertRefused(
+        h.store.transaction((tx) =>
+          collectionOf(tx, name).update({ ...inserted, updated_at: inserted.updated_at + 120 }),
+        ),
+        'version_conflict',
+      );
+      await assertRefused(
+        h.store.transaction((tx) =>
+          collectionOf(tx, name).update({ ...updated, version: updated.version + 1 }),
+        ),
+        'version_conflict',
+      );
+      assert.deepEqual(await h.oracle.record(name, idOf(inserted)), updated);
+    });
 
-  test('update of a record that does not exist is a version conflict', async (h) => {
-    await assertRefused(
-      h.store.transaction((tx) =>
-        collectionOf(tx, name).update({ ...build({ n: 1 }), version: 1 } as AnyRecord),
-      ),
-      'version_conflict',
-    );
-    assert.equal(await h.oracle.count(name), 0);
-  });
+    test('update of a record that does not exist is a version conflict', async (h) => {
+      await assertRefused(
+        h.store.transaction((tx) =>
+          collectionOf(tx, name).update({ ...build({ n: 1 }), version: 1 } as AnyRecord),
+        ),
+        'version_conflict',
+      );
+      assert.equal(await h.oracle.count(name), 0);
+    });
+  }
 
   for (const field of spec.filters) {
     const [a, b] = filterValuesOf(name, field);

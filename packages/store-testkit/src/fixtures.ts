@@ -281,6 +281,42 @@ export const recordFixtures: RecordFixtures = {
   },
   deposits: { build: funding('dep'), filterValues: fundingFilters },
   withdrawals: { build: funding('wdr'), filterValues: fundingFilters },
+  operators: {
+    build: (seed) => ({
+      operator_id: `opr_${pad(seed.n)}`,
+      name: `Zoë ${seed.n}`,
+      role: 'reviewer',
+      status: 'active',
+      token_hash: 'a3f1c2e4b5d6978899aabbccddeeff00112233445566778899aabbccddeeff00',
+      expires_at: seed.createdAt + 86_400,
+      created_by: 'bootstrap',
+      ...times(seed),
+    }),
+    filterValues: { status: ['active', 'disabled'], role: ['reviewer', 'admin'] },
+  },
+  auditRecords: {
+    build: (seed) => ({
+      audit_id: `aud_${pad(seed.n)}`,
+      account_id: seed.scope,
+      actor_type: 'api_key',
+      actor_id: `key_${pad(seed.n)}`,
+      actor_name: null,
+      action: 'payout.create',
+      object_type: 'payout',
+      object_id: `po_${pad(seed.n)}`,
+      detail: null,
+      request_id: `req-${seed.n}`,
+      client_ip: '203.0.113.7',
+      ...times(seed),
+    }),
+    filterValues: {
+      actor_type: ['operator', 'api_key'],
+      actor_id: ['bootstrap', 'key_b'],
+      action: ['payout.review', 'payout.create'],
+      object_type: ['payout', 'api_key'],
+      object_id: ['po_a', 'key_b'],
+    },
+  },
 };
 
 /** A pending payout of 10.00 USD; the specific tests override references and client ids. */

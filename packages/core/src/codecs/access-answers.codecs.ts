@@ -18,6 +18,7 @@ import {
   WholeNumber,
 } from './common-answers.codecs.js';
 import { fundingStatusFilterValues } from './list-query.codecs.js';
+import { operatorRoles, operatorStatuses } from './operator.codecs.js';
 
 const PayTokenIdCode = oneOf('PayTokenId', payTokenIds);
 
@@ -168,3 +169,41 @@ export type LedgerEntryView = t.TypeOf<typeof LedgerEntryView>;
 /** `data.clock` of a sandbox clock move: the test clock's time after it. */
 export const ClockView = t.strict({ now: UnixSeconds });
 export type ClockView = t.TypeOf<typeof ClockView>;
+
+const operatorProps = {
+  operator_id: t.string,
+  name: t.string,
+  role: oneOf('OperatorRole', operatorRoles),
+  status: oneOf('OperatorStatus', operatorStatuses),
+  expires_at: UnixSeconds,
+  /** The operator that added this one, or `bootstrap`. */
+  created_by: t.string,
+  ...timestamps,
+};
+
+/** `data.operator`, never its credential. */
+export const OperatorView = t.strict(operatorProps);
+export type OperatorView = t.TypeOf<typeof OperatorView>;
+
+/** `data.operator` of creation and rotation: the only answers that carry the credential. */
+export const IssuedOperatorView = t.strict({ ...operatorProps, token: t.string });
+export type IssuedOperatorView = t.TypeOf<typeof IssuedOperatorView>;
+
+/** One act of the audit trail (ADR 0040). */
+export const AuditRecordView = t.strict({
+  audit_id: t.string,
+  actor_type: t.keyof({ operator: null, api_key: null }),
+  /** An operator id (`bootstrap` for the configured admin token) or an API key id. */
+  actor_id: t.string,
+  /** The operator's name when it acted; `null` for an API key. */
+  actor_name: nullable(t.string),
+  action: t.string,
+  object_type: nullable(t.string),
+  object_id: nullable(t.string),
+  account_id: nullable(t.string),
+  detail: nullable(t.string),
+  request_id: nullable(t.string),
+  client_ip: nullable(t.string),
+  created_at: UnixSeconds,
+});
+export type AuditRecordView = t.TypeOf<typeof AuditRecordView>;

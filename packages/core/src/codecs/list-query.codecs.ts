@@ -350,3 +350,18 @@ export type PayoutNetworkListQuery = t.TypeOf<typeof PayoutNetworkListQuery>;
  */
 export const PageQuery = listQuery('PageQuery', page);
 export type PageQuery = t.TypeOf<typeof PageQuery>;
+
+/**
+ * `GET /admin/audit` and `GET /payment/audit`: the trail newest first, by actor, object or
+ * action, within a time window.
+ */
+export const AuditListQuery = listQuery('AuditListQuery', {
+  actor_type: oneOf('actor_type', ['operator', 'api_key'], 'operator or api_key'),
+  actor_id: text('actor_id', 'an operator id (bootstrap for the admin token) or an API key id'),
+  object_type: text('object_type', 'payout, api_key, crypto_batch, ...'),
+  object_id: text('object_id', 'the object id'),
+  action: text('action', 'e.g. payout.review'),
+  ...timeWindow,
+  ...page,
+});
+export type AuditListQuery = t.TypeOf<typeof AuditListQuery>;

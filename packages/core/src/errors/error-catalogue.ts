@@ -83,6 +83,7 @@ export const errorCatalogue = {
   // credential): the path's id is named instead (docs/adr/0007).
   account_id_not_found: entry('general', 'account_id not found', 'not_found', 'payrail'),
   key_id_not_found: entry('general', 'key_id not found', 'not_found', 'payrail'),
+  operator_id_not_found: entry('general', 'operator_id not found', 'not_found', 'payrail'),
   beneficiary_id_not_found: entry('general', 'beneficiary_id not found', 'not_found', 'payrail'),
   beneficiary_account_id_not_found: entry(
     'general',

@@ -8,12 +8,14 @@ import type {
   AccountRecord,
   AcquiringOrderRecord,
   ApiKeyRecord,
+  AuditRecord,
   BeneficiaryAccountRecord,
   BeneficiaryRecord,
   CryptoBatchRecord,
   DepositAddressRecord,
   FundingRecord,
   MerchantRecord,
+  OperatorRecord,
   PayoutMethodRecord,
   PayoutNetworkRecord,
   PayoutRecord,
@@ -37,6 +39,19 @@ export interface CollectionSpec<R extends RecordMeta> {
   readonly unique: readonly (readonly ScalarKeys<R>[])[];
   /** Equality filters of the list endpoints. `created_at` ranges and sorting always exist. */
   readonly filters: readonly ScalarKeys<R>[];
+  /**
+   * Records are never changed once written (the audit trail): every store refuses `update`
+   * with `AppendOnlyCollection`, and the conformance suite holds them to it.
+   */
+  readonly appendOnly?: true;
+}
+
+/** What a store throws for an `update` of an append-only collection: a programming error. */
+export class AppendOnlyCollection extends Error {
+  constructor(readonly collection: string) {
+    super(`${collection} is append-only: its records are never updated`);
+    this.name = 'AppendOnlyCollection';
+  }
 }
 
 const spec =
@@ -167,6 +182,21 @@ export const collectionSpecs = {
     unique: [],
     filters: ['currency', 'network', 'status'],
   }),
+  operators: spec<OperatorRecord>()({
+    name: 'operators',
+    id: 'operator_id',
+    scope: null,
+    unique: [['name']],
+    filters: ['status', 'role'],
+  }),
+  auditRecords: spec<AuditRecord>()({
+    name: 'audit_records',
+    id: 'audit_id',
+    scope: 'account_id',
+    unique: [],
+    filters: ['actor_type', 'actor_id', 'action', 'object_type', 'object_id'],
+    appendOnly: true,
+  }),
 } as const;
 
 export type CollectionSpecs = typeof collectionSpecs;
@@ -182,6 +212,7 @@ export interface LooseCollectionSpec {
   readonly scope: string | null;
   readonly unique: readonly (readonly string[])[];
   readonly filters: readonly string[];
+  readonly appendOnly?: true;
 }
 /** The record type a collection holds. */
 export type RecordOf<N extends CollectionName> = NonNullable<CollectionSpecs[N]['__record']>;

@@ -5,6 +5,7 @@
  * keep their XState snapshot beside the columns that lists filter on.
  */
 import type { NetworkSchemaField } from '../codecs/beneficiary-account.codecs.js';
+import type { OperatorRole, OperatorStatus } from '../codecs/operator.codecs.js';
 import type { Currency } from '../money/money.js';
 import type { PayTokenId } from '../money/pay-tokens.js';
 
@@ -196,4 +197,47 @@ export interface FundingRecord extends RecordMeta {
   readonly amount: string;
   readonly status: 'pending' | 'completed' | 'failed';
   readonly tx_hash: string | null;
+}
+
+/** A named operator of the admin API (ADR 0039). */
+export interface OperatorRecord extends RecordMeta {
+  readonly operator_id: string;
+  readonly name: string;
+  readonly role: OperatorRole;
+  readonly status: OperatorStatus;
+  /**
+   * SHA-256 (hex) of the credential's secret part: the credential itself is shown once, at
+   * creation and rotation, and never stored.
+   */
+  readonly token_hash: string;
+  /** Unix seconds; from then on the credential is refused. */
+  readonly expires_at: number;
+  /** The operator that added this one, or `bootstrap` (the configured admin token). */
+  readonly created_by: string;
+}
+
+/** Who did an act: an operator (`bootstrap` for the configured admin token) or an API key. */
+export type ActorType = 'operator' | 'api_key';
+
+/**
+ * One act of the audit trail (ADR 0040), written in the unit of work of the act itself and
+ * never changed: who (`actor_type`, `actor_id`, and an operator's name as it was), when, what
+ * (`action`, with `detail` such as a review's decision), on which object, from which request.
+ */
+export interface AuditRecord extends RecordMeta {
+  readonly audit_id: string;
+  readonly actor_type: ActorType;
+  readonly actor_id: string;
+  readonly actor_name: string | null;
+  /** The act, e.g. `payout.review`, `api_key.issue`, `crypto_batch.approve`. */
+  readonly action: string;
+  /** What the act changed first: `payout` and a payout_id, `api_key` and a key_id, ... */
+  readonly object_type: string | null;
+  readonly object_id: string | null;
+  /** The merchant account the object belongs to; `null` for platform objects (operators, routes). */
+  readonly account_id: string | null;
+  /** e.g. a review's action (`approve`), a status set, a batch's item count. */
+  readonly detail: string | null;
+  readonly request_id: string | null;
+  readonly client_ip: string | null;
 }

@@ -2,7 +2,7 @@
  * The access part of the engine: authentication, the read-only account endpoints, webhook
  * management, and the admin API's merchants, accounts, API keys and sandbox credits.
  */
-import type { Engine } from '../engine-api.js';
+import type { AdminUseCases, Engine } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { accountReadUseCases } from './account-reads.js';
 import { adminAccountUseCases } from './admin-accounts.js';
@@ -11,7 +11,7 @@ import { createKeyCheckCache } from './key-check-cache.js';
 import { webhookUseCases } from './webhook-management.js';
 
 export type AccessAdmin = Pick<
-  Engine['admin'],
+  AdminUseCases,
   | 'createMerchant'
   | 'updateAccount'
   | 'rotateNotifySecret'
@@ -24,8 +24,8 @@ export type AccessAdmin = Pick<
 >;
 
 export interface AccessUseCases {
-  readonly auth: Engine['auth'];
-  readonly accounts: Engine['accounts'];
+  readonly auth: Pick<Engine['auth'], 'authenticate'>;
+  readonly accounts: Omit<Engine['accounts'], 'audit'>;
   readonly webhooks: Engine['webhooks'];
   readonly admin: AccessAdmin;
 }

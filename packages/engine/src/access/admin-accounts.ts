@@ -41,6 +41,7 @@ import {
 } from './access.views.js';
 import { signApiKeyToken } from './api-key-token.js';
 import type { KeyCheckCache } from './key-check-cache.js';
+import { sealSecret } from './secrets-at-rest.js';
 import { newSigningSecret } from './signing-secrets.js';
 
 /** Sandbox accounts start with every pay token of their currencies and these as defaults. */
@@ -113,6 +114,7 @@ export const adminAccountUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache)
       const enabled = isSandbox
         ? payTokenIds.filter((id) => request.currencies.includes(payTokens[id].currency))
         : [];
+      const notifySecret = newSigningSecret();
       const account = await tx.accounts.insert({
         account_id: deps.ids.next('acc'),
         merchant_id: merchant.merchant_id,
@@ -123,11 +125,14 @@ export const adminAccountUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache)
         products: { payout: true, acquiring: true },
         enabled_pay_tokens: enabled,
         default_pay_tokens: sandboxDefaultPayTokens.filter((id) => enabled.includes(id)),
-        notify_secret: newSigningSecret(),
+        notify_secret: sealSecret(deps.settings.keySecret, notifySecret),
         created_at: now,
         updated_at: now,
       });
-      return { merchant: merchantView(merchant, account), account: accountView(account) };
+      return {
+        merchant: { ...merchantView(merchant, account), notify_secret: notifySecret },
+        account: accountView(account),
+      };
     });
 
   /**
@@ -168,12 +173,13 @@ export const adminAccountUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache)
   const rotateNotifySecret = (accountId: string) =>
     work(async (tx, now) => {
       const account = await loadAccount(tx, accountId);
+      const notifySecret = newSigningSecret();
       const saved = await tx.accounts.update({
         ...account,
-        notify_secret: newSigningSecret(),
+        notify_secret: sealSecret(deps.settings.keySecret, notifySecret),
         updated_at: now,
       });
-      return { account: { account_id: saved.account_id, notify_secret: saved.notify_secret } };
+      return { account: { account_id: saved.account_id, notify_secret: notifySecret } };
     });
 
   /** The token is in this answer and in a rotation's, never anywhere else. */

@@ -18,6 +18,7 @@ import { createEngine } from '../engine.js';
 import type { LedgerEntryView } from '../engine-answers.js';
 import type { Caller, Engine } from '../engine-api.js';
 import { adjustableClock } from '../engine-deps.js';
+import { bootstrapOperator } from '../operators/operators.use-cases.js';
 import { seedSandboxCatalogue } from '../payouts/sandbox-catalogue.js';
 import type { Outcome } from '../unit-of-work.js';
 
@@ -135,7 +136,7 @@ const run = async (
     switch (o.kind) {
       case 'credit':
         rightOf(
-          await engine.admin.credit(who.account_id, {
+          await engine.admin.credit(bootstrapOperator, who.account_id, {
             currency: o.currency,
             amount: amountOf(o.currency, o.cents),
           }),
@@ -149,10 +150,14 @@ const run = async (
         payouts.push(id);
         if (o.review === 'cancel') await engine.payouts.cancel(who, id);
         else if (o.review === 'fail after processing') {
-          await engine.admin.reviewPayout(id, { action: 'approve' });
-          await engine.admin.sandboxExecution(id, { outcome: 'processing' });
-          await engine.admin.sandboxExecution(id, { outcome: 'failed', reason: 'closed' });
-        } else if (o.review !== 'leave') await engine.admin.reviewPayout(id, { action: o.review });
+          await engine.admin.reviewPayout(bootstrapOperator, id, { action: 'approve' });
+          await engine.admin.sandboxExecution(bootstrapOperator, id, { outcome: 'processing' });
+          await engine.admin.sandboxExecution(bootstrapOperator, id, {
+            outcome: 'failed',
+            reason: 'closed',
+          });
+        } else if (o.review !== 'leave')
+          await engine.admin.reviewPayout(bootstrapOperator, id, { action: o.review });
         break;
       }
       case 'batch': {
@@ -165,14 +170,18 @@ const run = async (
         for (const item of items) {
           if (item.payout_id === undefined) continue;
           payouts.push(item.payout_id);
-          rightOf(await engine.admin.reviewPayout(item.payout_id, { action: 'approve' }));
+          rightOf(
+            await engine.admin.reviewPayout(bootstrapOperator, item.payout_id, {
+              action: 'approve',
+            }),
+          );
         }
         break;
       }
       case 'execute': {
         const id = payouts[o.pick % Math.max(payouts.length, 1)];
         if (id === undefined) break;
-        await engine.admin.sandboxExecution(id, {
+        await engine.admin.sandboxExecution(bootstrapOperator, id, {
           outcome: o.outcome,
           ...(o.outcome === 'failed' ? { reason: 'recipient wallet closed' } : {}),
         });
@@ -190,7 +199,7 @@ const run = async (
         });
         const orderId = rightOf(order).order.order_id;
         rightOf(
-          await engine.admin.sandboxPayment(orderId, {
+          await engine.admin.sandboxPayment(bootstrapOperator, orderId, {
             token_id: 'TRON_USDT',
             amount: amountOf('USDT', o.cents),
             status: 'confirmed',
@@ -251,7 +260,7 @@ describe('the ledger reconciles after any sequence of operations (memory store)'
         const made: Merchant[] = [];
         for (let m = 0; m < merchants; m += 1) {
           const { merchant: created } = rightOf(
-            await engine.admin.createMerchant({ name: `M${m}` }),
+            await engine.admin.createMerchant(bootstrapOperator, { name: `M${m}` }),
           );
           const caller = callerOf(created.account_id, created.merchant_id);
           const { webhook } = rightOf(

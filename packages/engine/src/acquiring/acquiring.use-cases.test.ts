@@ -12,6 +12,7 @@ import { maxAttempts } from '../conflict-retry.js';
 import { createEngine } from '../engine.js';
 import type { OrderAnswer } from '../engine-answers.js';
 import type { Caller } from '../engine-api.js';
+import { bootstrapOperator } from '../operators/operators.use-cases.js';
 import { timerWorker } from '../workers/timer-worker.js';
 import {
   caller,
@@ -817,7 +818,7 @@ describe('assembled in the engine', () => {
   it('the sandbox clock fires the order expiry timer through createEngine', async () => {
     const engine = createEngine(bed.deps);
     dataOf(await engine.acquiring.create(me, orderBody));
-    expect(dataOf(await engine.admin.advanceClock({ seconds: 1800 }))).toEqual({
+    expect(dataOf(await engine.admin.advanceClock(bootstrapOperator, { seconds: 1800 }))).toEqual({
       clock: { now: t0 + 1800 },
     });
     expect(await bed.oracle.timers()).toEqual([]);

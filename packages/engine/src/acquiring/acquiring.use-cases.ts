@@ -36,7 +36,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { requirePermission } from '../access-control.js';
 import { commitEffects } from '../commit-effects.js';
 import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
-import type { Caller, Engine, Query } from '../engine-api.js';
+import type { AdminUseCases, Caller, Engine, Query } from '../engine-api.js';
 import type { EngineDeps } from '../engine-deps.js';
 import { noteStart } from '../inspection.js';
 import { callerAccount } from '../store-reads.js';
@@ -55,7 +55,7 @@ import { sandboxPaymentEvent } from './sandbox-payments.js';
 export interface AcquiringUseCases {
   readonly acquiring: Engine['acquiring'];
   readonly checkout: Engine['checkout'];
-  readonly admin: Pick<Engine['admin'], 'sandboxPayment'>;
+  readonly admin: Pick<AdminUseCases, 'sandboxPayment'>;
   readonly timerHandlers: { readonly 'order.expiry': TimerHandler };
 }
 

@@ -7,6 +7,7 @@ import type { PayoutExecutionRequest } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
+import { bootstrapOperator } from '../operators/operators.use-cases.js';
 import {
   errorOf,
   merchantA,
@@ -36,7 +37,7 @@ const handedToExecutor = async (): Promise<LiveBed> => {
   const engine = createEngine(h.deps);
   await h.credit(merchantA, 'USD', '1000.00');
   await engine.payouts.create(merchantA, walletaPayout());
-  await engine.admin.reviewPayout('po_1', { action: 'approve' });
+  await engine.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'approve' });
   expect(await h.runTimers()).toBe(1);
   return { h, engine, received };
 };
@@ -48,11 +49,11 @@ describe('engine.executions.report', () => {
       ['po_1', '100.00', '100.00'],
     ]);
     // The sandbox's door stays shut in live; this one is the executor's.
-    expect(errorOf(await engine.admin.sandboxExecution('po_1', { outcome: 'completed' }))).toEqual([
-      'forbidden',
-      403,
-      61,
-    ]);
+    expect(
+      errorOf(
+        await engine.admin.sandboxExecution(bootstrapOperator, 'po_1', { outcome: 'completed' }),
+      ),
+    ).toEqual(['forbidden', 403, 61]);
 
     h.clock.advance(5);
     expect(

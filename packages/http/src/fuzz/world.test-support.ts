@@ -6,7 +6,13 @@
  * generator of the bodies it must accept. A route of the table without an entry here fails the
  * fuzz suite, so a new route is fuzzed from the day it is added.
  */
-import { collectionSpecs, type Store, type StoreTransaction } from '@payrail/core';
+import {
+  collectionSpecs,
+  operatorLimits,
+  operatorRoles,
+  type Store,
+  type StoreTransaction,
+} from '@payrail/core';
 import {
   acquiringOrderInputArb,
   cryptoAmount,
@@ -314,6 +320,18 @@ export const buildWorld = async (store: Store) => {
   const routeIds = ((await h.admin('GET', '/admin/routes')).items as { route_id: string }[]).map(
     (r) => String(r.route_id),
   );
+  // Named operators, none of them an admin: with one, the bootstrap operator (the token these
+  // targets send) could no longer act on the other routes (ADR 0039).
+  const operatorIds = await times(
+    3,
+    async (i) =>
+      (
+        await h.admin('POST', '/admin/operators', {
+          name: `fuzz operator ${i}`,
+          role: ['viewer', 'reviewer', 'treasurer'][i],
+        })
+      ).operator.operator_id as string,
+  );
 
   const merchantKey = { Authorization: `Bearer ${m.token}` };
   const operator = { Authorization: `Bearer ${operatorToken}` };
@@ -430,6 +448,38 @@ export const buildWorld = async (store: Store) => {
     },
 
     // Admin API
+    'POST /admin/operators': {
+      ids: {},
+      body: fc
+        .record(
+          {
+            name: fc
+              .string({ minLength: 1, maxLength: operatorLimits.maxNameLength })
+              .filter((s) => s.trim() !== ''),
+            role: fc.constantFrom(...operatorRoles),
+            expires_in_seconds: fc.integer({
+              min: operatorLimits.minExpiresInSeconds,
+              max: operatorLimits.maxExpiresInSeconds,
+            }),
+          },
+          { requiredKeys: ['name', 'role'] },
+        )
+        .map((body) => body as Json),
+      credential: operator,
+    },
+    'PATCH /admin/operators/{operator_id}': {
+      ids: { operator_id: operatorIds },
+      body: optionalFields({
+        status: fc.constantFrom('active', 'disabled'),
+        role: fc.constantFrom(...operatorRoles),
+      }),
+      credential: operator,
+    },
+    'POST /admin/operators/{operator_id}/rotate': {
+      ids: { operator_id: operatorIds },
+      body: undefined,
+      credential: operator,
+    },
     'POST /admin/merchants': {
       ids: {},
       body: optionalFields({

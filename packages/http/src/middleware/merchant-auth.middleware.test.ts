@@ -49,8 +49,18 @@ describe('the presented API key', () => {
     const { app, fake } = setup();
     const special = callerOf('carol', { permissions: ['payment.account.read'], env: 'live' });
     fake.tokens.set('carol-token', special);
-    await app.request('/payment/account', { headers: { 'X-API-Key': 'carol-token' } });
-    expect(fake.calls).toEqual([{ useCase: 'accounts.current', args: [special] }]);
+    await app.request(
+      '/payment/account',
+      { headers: { 'X-API-Key': 'carol-token', 'X-Request-Id': 'req-carol-1' } },
+      { incoming: { socket: { remoteAddress: '203.0.113.7' } } },
+    );
+    // With the request's id and the client's address, for the audit trail (ADR 0040).
+    expect(fake.calls).toEqual([
+      {
+        useCase: 'accounts.current',
+        args: [{ ...special, request_id: 'req-carol-1', client_ip: '203.0.113.7' }],
+      },
+    ]);
   });
 });
 

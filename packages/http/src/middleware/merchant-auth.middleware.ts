@@ -11,9 +11,10 @@ import type { ClientIpResolver } from '../client-ip.js';
 import { errorAnswer } from '../envelope.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { AuthenticationLimitEnv } from './address-limit.middleware.js';
+import type { RequestIdEnv } from './request-id.middleware.js';
 
 export interface MerchantEnv {
-  Variables: { caller: Caller } & AuthenticationLimitEnv['Variables'];
+  Variables: { caller: Caller } & AuthenticationLimitEnv['Variables'] & RequestIdEnv['Variables'];
 }
 
 /**
@@ -35,7 +36,8 @@ export const merchantAuthentication =
     limiter: RateLimiter,
   ): MiddlewareHandler<MerchantEnv> =>
   async (c, next) => {
-    const outcome = await engine.auth.authenticate({ token: presentedToken(c), ip: clientIp(c) });
+    const ip = clientIp(c);
+    const outcome = await engine.auth.authenticate({ token: presentedToken(c), ip });
     if (outcome._tag === 'Left') return errorAnswer(c, outcome.left);
     // The address's failed-authentication budget is not this request's to hold any longer.
     c.get('authenticated')?.();
@@ -45,6 +47,7 @@ export const merchantAuthentication =
       c.header('Retry-After', String(decision.retryAfterSeconds));
       return errorAnswer(c, payrailError('rate_limit_exceeded'));
     }
-    c.set('caller', caller);
+    // Who acted and from where, for the audit trail.
+    c.set('caller', { ...caller, request_id: c.get('requestId'), client_ip: ip });
     return next();
   };

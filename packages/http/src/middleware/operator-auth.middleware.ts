@@ -1,21 +1,42 @@
 /**
- * `/admin/*`: `Authorization: Bearer <operator token>` (decisions §8), compared in constant
- * time; anything else is `unauthorized`.
+ * `/admin/*`: `Authorization: Bearer <credential>` (ADR 0039). The configured admin token
+ * (decisions §8), compared in constant time, is the bootstrap operator; anything else is checked
+ * by the engine as a named operator's credential. Either way the operator, with the request's id
+ * and client address, is what the admin routes act as; a bad credential is `unauthorized`.
  */
 import { payrailError } from '@payrail/core';
+import { bootstrapOperator, type Engine, type Operator } from '@payrail/engine';
 import type { MiddlewareHandler } from 'hono';
+import type { ClientIpResolver } from '../client-ip.js';
 import { errorAnswer } from '../envelope.js';
 import { operatorTokenMatches } from '../operator-token.js';
 import type { AuthenticationLimitEnv } from './address-limit.middleware.js';
+import type { RequestIdEnv } from './request-id.middleware.js';
+
+export interface OperatorEnv {
+  Variables: { operator: Operator } & AuthenticationLimitEnv['Variables'] &
+    RequestIdEnv['Variables'];
+}
 
 export const operatorAuthentication =
-  (adminToken: string): MiddlewareHandler<AuthenticationLimitEnv> =>
+  (
+    engine: Engine,
+    adminToken: string,
+    clientIp: ClientIpResolver,
+  ): MiddlewareHandler<OperatorEnv> =>
   async (c, next) => {
     const presented = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
-    if (!operatorTokenMatches(adminToken, presented)) {
-      return errorAnswer(c, payrailError('unauthorized'));
+    const ip = clientIp(c);
+    let operator: Operator;
+    if (operatorTokenMatches(adminToken, presented)) {
+      operator = bootstrapOperator;
+    } else {
+      const outcome = await engine.auth.authenticateOperator({ token: presented, ip });
+      if (outcome._tag === 'Left') return errorAnswer(c, payrailError('unauthorized'));
+      operator = outcome.right;
     }
     // The address's failed-authentication budget is not this request's to hold any longer.
     c.get('authenticated')?.();
+    c.set('operator', { ...operator, request_id: c.get('requestId'), client_ip: ip });
     return next();
   };

@@ -47,14 +47,14 @@ describe('error responses of each operation', () => {
     expect(missing).toEqual([]);
   });
 
-  it('merchant operations document 401, 403 and 429; admin ones 401; all of them 500', () => {
+  it('merchant operations document 401, 403 and 429; admin ones 401 and 403; all of them 500', () => {
     for (const route of routes) {
       const statuses = Object.keys(responsesOf(route.path, route.method));
       const expected =
         route.scope === 'merchant'
           ? ['401', '403', '429', '500']
           : route.scope === 'admin'
-            ? ['401', '500']
+            ? ['401', '403', '500']
             : ['500'];
       expect(statuses, route.operationId).toEqual(expect.arrayContaining(expected));
     }
@@ -83,9 +83,13 @@ describe('error responses of each operation', () => {
     expect(messagesUnder(responsesOf('/admin/api-keys/{key_id}/rotate', 'post'), '404')).toEqual([
       'key_id not found',
     ]);
-    expect(Object.keys(responsesOf('/admin/api-keys/{key_id}/rotate', 'post'))).not.toContain(
-      '403',
-    );
+    // 403 is the operator's role only (ADR 0039), never an id.
+    expect(messagesUnder(responsesOf('/admin/api-keys/{key_id}/rotate', 'post'), '403')).toEqual([
+      'forbidden',
+    ]);
+    expect(
+      messagesUnder(responsesOf('/admin/operators/{operator_id}/rotate', 'post'), '404'),
+    ).toEqual(['operator_id not found']);
     expect(messagesUnder(responsesOf('/admin/accounts/{account_id}', 'patch'), '404')).toEqual([
       'account_id not found',
     ]);

@@ -42,7 +42,8 @@ const statusFilterErrors: Readonly<Record<string, ErrorKey>> = {
 export const errorKeysOf = (route: Route): ErrorKey[] => {
   const keys: ErrorKey[] = [];
   if (route.scope === 'merchant') keys.push(...merchantErrors);
-  if (route.scope === 'admin') keys.push('unauthorized');
+  // An operator's role may not cover the route (ADR 0039): `forbidden`.
+  if (route.scope === 'admin') keys.push('unauthorized', 'forbidden');
   // Every scope is limited per client address before anything else (issue 12, finding 6).
   if (route.scope !== 'merchant') keys.push('rate_limit_exceeded');
   // The body limit runs before any route: a body over it is `Validation Failed`, on every
@@ -125,6 +126,7 @@ const operationOf = (route: Route) => ({
   tags: [route.tag],
   security: securityOf(route),
   ...(route.scope === 'merchant' ? { 'x-permissions': [...route.permissions] } : {}),
+  ...(route.scope === 'admin' ? { 'x-operator-permission': route.permission } : {}),
   parameters: [
     ...pathParameters(route.path).map((name) => ({
       name,
@@ -193,7 +195,12 @@ export const openApiDocument = (table: readonly Route[], options: OpenApiOptions
       securitySchemes: {
         bearerApiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         headerApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        operatorToken: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_TOKEN' },
+        operatorToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "an operator's credential (`<operator_id>.<secret>`), or PAYRAIL_ADMIN_TOKEN (the bootstrap operator, ADR 0039)",
+        },
       },
       schemas: {
         ErrorEnvelope: objectSchema(

@@ -10,6 +10,7 @@ import { routes } from '../routes/route-table.js';
 
 /** Create operations, in an order where each finds what its example refers to. */
 const creates = [
+  'adminCreateOperator',
   'adminCreateMerchant',
   'adminIssueApiKey',
   'adminCreatePayoutNetwork',

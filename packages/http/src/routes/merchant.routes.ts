@@ -9,6 +9,8 @@ import {
   AcquiringOrderCloseRequest,
   AcquiringOrderCreateRequest,
   AcquiringOrderListQuery,
+  AuditListQuery,
+  AuditRecordView,
   AvailablePayoutMethodView,
   BalanceListQuery,
   BalancesAnswer,
@@ -143,6 +145,18 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     query: LedgerListQuery,
     response: page('ledger records', LedgerEntryView),
     run: (engine, caller, r) => engine.accounts.ledger(caller, r.query),
+  }),
+  merchantRoute({
+    scope: 'merchant',
+    method: 'get',
+    path: '/payment/audit',
+    operationId: 'listAudit',
+    summary: "The audit trail of the account: its keys' acts and the operators' acts on it",
+    tag: 'account',
+    permissions: ['payment.account.read'],
+    query: AuditListQuery,
+    response: page('audit records', AuditRecordView),
+    run: (engine, caller, r) => engine.accounts.audit(caller, r.query),
   }),
 
   // Payout setup lookups

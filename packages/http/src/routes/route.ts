@@ -3,8 +3,10 @@
  * `body` and `query` name the core codecs the engine validates with; the document is generated
  * from them, so the description cannot drift from what is enforced.
  */
+
+import type { OperatorPermission } from '@payrail/core';
 import { type ErrorKey, pageOf, resourceAnswerOf } from '@payrail/core';
-import type { Caller, Data, Engine, Outcome, Permission, Query } from '@payrail/engine';
+import type { Caller, Data, Engine, Operator, Outcome, Permission, Query } from '@payrail/engine';
 import type { CodecLike } from '../openapi/json-schema.converter.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
@@ -83,9 +85,19 @@ export interface MerchantRoute extends RouteDoc {
   run(engine: Engine, caller: Caller, request: RouteRequest): Promise<Outcome<Data>>;
 }
 
-/** `/admin/*` (operator token) and `/checkout/api/*` (the order id is the capability). */
+/**
+ * `/admin/*`: an operator's credential or the admin token; the engine checks the role against the
+ * permission listed here (ADR 0039), which the document and the role matrix show.
+ */
+export interface AdminRoute extends RouteDoc {
+  readonly scope: 'admin';
+  readonly permission: OperatorPermission;
+  run(engine: Engine, operator: Operator, request: RouteRequest): Promise<Outcome<Data>>;
+}
+
+/** `/checkout/api/*` (the order id is the capability). */
 export interface OpenRoute extends RouteDoc {
-  readonly scope: 'admin' | 'checkout';
+  readonly scope: 'checkout';
   run(engine: Engine, request: RouteRequest): Promise<Outcome<Data>>;
 }
 
@@ -109,7 +121,7 @@ export interface UpstreamRoute extends RouteDoc {
   run(engine: Engine, request: UpstreamRouteRequest): Promise<Outcome<Data>>;
 }
 
-export type Route = MerchantRoute | OpenRoute | UpstreamRoute;
+export type Route = MerchantRoute | AdminRoute | OpenRoute | UpstreamRoute;
 
 /**
  * A route whose `run` must answer what its `response` codec describes: the compiler holds the
@@ -125,6 +137,9 @@ export const merchantRoute = <C extends AnswerCodec>(
 ): MerchantRoute => route;
 
 export const openRoute = <C extends AnswerCodec>(route: TypedRoute<OpenRoute, C>): OpenRoute =>
+  route;
+
+export const adminRoute = <C extends AnswerCodec>(route: TypedRoute<AdminRoute, C>): AdminRoute =>
   route;
 
 export const upstreamRoute = <C extends AnswerCodec>(

@@ -11,6 +11,7 @@ import { deliveryBusinessObject } from './0003-delivery-business-object.js';
 import { ledgerRecords } from './0004-ledger-records.js';
 import { ledgerEntryCounts } from './0005-ledger-entry-counts.js';
 import { storeEnvironment } from './0006-store-environment.js';
+import { operatorsAndAudit } from './0007-operators-and-audit.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -20,6 +21,7 @@ export const migrations: readonly Migration[] = [
   ledgerRecords,
   ledgerEntryCounts,
   storeEnvironment,
+  operatorsAndAudit,
 ];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */

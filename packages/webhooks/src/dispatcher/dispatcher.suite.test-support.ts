@@ -5,7 +5,7 @@
  * dispatchers on one database never send an attempt twice.
  */
 import type { OutboxMessage, Store } from '@payrail/core';
-import { createEngine, type Engine } from '@payrail/engine';
+import { bootstrapOperator, createEngine, type Engine } from '@payrail/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import {
@@ -20,6 +20,7 @@ import {
   type Receiver,
   startReceiver,
   t0,
+  testKeySecret,
 } from './dispatcher.test-support.js';
 import { maxDeliveryAttempts, retryDelaysSeconds } from './retry-schedule.js';
 
@@ -86,7 +87,9 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
     /** A payout without verification, approved by the operator: one `payout.review.approved`. */
     const approvedPayout = async (bed: DispatcherBed, m: Merchant, notifyUrl: string) => {
       const payoutId = await bed.createPayout(m, notifyUrl);
-      dataOf(await bed.engine.admin.reviewPayout(payoutId, { action: 'approve' }));
+      dataOf(
+        await bed.engine.admin.reviewPayout(bootstrapOperator, payoutId, { action: 'approve' }),
+      );
       return payoutId;
     };
 
@@ -129,7 +132,7 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
       expect((await bed.payout(m, failed)).status).toBe('approved');
 
       const execute = async (payoutId: string, body: Record<string, unknown>) =>
-        dataOf(await bed.engine.admin.sandboxExecution(payoutId, body));
+        dataOf(await bed.engine.admin.sandboxExecution(bootstrapOperator, payoutId, body));
       await execute(completed, { outcome: 'processing' });
       await execute(completed, { outcome: 'completed' });
       await execute(failed, { outcome: 'failed', reason: 'wallet closed' });
@@ -213,7 +216,11 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
       const [first] = receiver.requests;
       const eventId = first === undefined ? '' : idOf(first);
       // A later event of the same payout waits behind the failing one.
-      dataOf(await bed.engine.admin.sandboxExecution(payoutId, { outcome: 'processing' }));
+      dataOf(
+        await bed.engine.admin.sandboxExecution(bootstrapOperator, payoutId, {
+          outcome: 'processing',
+        }),
+      );
       for (let attempt = 2; attempt <= 4; attempt += 1) {
         await advanceToAttempt(bed, receiver, eventId, attempt);
         expect(receiver.of(eventId)).toHaveLength(attempt);
@@ -382,6 +389,71 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
       expectSigned(receiver.requests[0] as ReceivedRequest, hook.secret);
     });
 
+    describe('issue 19, secrets at rest (ADR 0041)', () => {
+      const sealed = /^enc:v1:[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/;
+
+      /** An order's events to the webhook and a payout callback to `/payouts`, delivered. */
+      const deliverBoth = async (
+        bed: DispatcherBed,
+        m: Merchant,
+        webhookId: string,
+        receiver: Receiver,
+      ) => {
+        const orderId = await bed.createOrder(m, webhookId);
+        await bed.pay(orderId, 'processing');
+        await approvedPayout(bed, m, receiver.url('/payouts'));
+        await bed.dispatcher.runOnce();
+      };
+
+      it('the stored webhook secret and notify_secret are sealed, and deliveries verify with the clear ones', async () => {
+        const receiver = await receiverOf();
+        const { bed, under } = await bedOf();
+        const m = await bed.newMerchant();
+        const hook = await bed.createWebhook(m, receiver.url('/hooks'));
+        const stored = await under.store.transaction(async (tx) => ({
+          webhook: await tx.webhooks.get(hook.webhookId),
+          account: await tx.accounts.get(m.accountId),
+        }));
+        const raw = JSON.stringify(stored);
+        expect(raw).not.toContain(hook.secret);
+        expect(raw).not.toContain(m.notifySecret);
+        expect(raw).not.toContain(hook.secret.slice('whsec_'.length));
+        expect(raw).not.toContain(m.notifySecret.slice('whsec_'.length));
+        expect(stored.webhook?.secret).toMatch(sealed);
+        expect(stored.account?.notify_secret).toMatch(sealed);
+
+        await deliverBoth(bed, m, hook.webhookId, receiver);
+        expect(receiver.requests.map((request) => request.path).sort()).toEqual([
+          '/hooks',
+          '/hooks',
+          '/payouts',
+        ]);
+        for (const request of receiver.requests) {
+          expectSigned(request, request.path === '/hooks' ? hook.secret : m.notifySecret);
+        }
+      });
+
+      it('secrets stored in clear before sealing (an older payrail) still sign', async () => {
+        const receiver = await receiverOf();
+        const { bed, under } = await bedOf();
+        const m = await bed.newMerchant();
+        const hook = await bed.createWebhook(m, receiver.url('/hooks'));
+        const clear = { webhook: `whsec_${'A'.repeat(32)}`, notify: `whsec_${'B'.repeat(32)}` };
+        await under.store.transaction(async (tx) => {
+          const webhook = await tx.webhooks.get(hook.webhookId);
+          const account = await tx.accounts.get(m.accountId);
+          if (webhook === undefined || account === undefined) throw new Error('not stored');
+          await tx.webhooks.update({ ...webhook, secret: clear.webhook });
+          await tx.accounts.update({ ...account, notify_secret: clear.notify });
+        });
+        await deliverBoth(bed, m, hook.webhookId, receiver);
+        expect(receiver.requests).toHaveLength(3);
+        for (const request of receiver.requests) {
+          expectSigned(request, request.path === '/hooks' ? clear.webhook : clear.notify);
+        }
+      });
+    });
+
     describe('verification requests (decisions §2)', () => {
       const verifying = async (timeoutMs?: number) => {
         const { bed } = await bedOf(timeoutMs);
@@ -537,7 +609,9 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
         const { bed, m } = await verifying();
         const payoutId = await bed.createPayout(m, receiver.url('/cb'));
         await bed.dispatcher.runOnce();
-        dataOf(await bed.engine.admin.reviewPayout(payoutId, { action: 'approve' }));
+        dataOf(
+          await bed.engine.admin.reviewPayout(bootstrapOperator, payoutId, { action: 'approve' }),
+        );
         await bed.advance(5);
         const outbox = await bed.outbox();
         expect(outbox.map((x) => [x.event_type, x.status, x.attempts])).toEqual([
@@ -568,7 +642,12 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
         await bed.dispatcher.runOnce();
         // While round 1 is retried: the operator returns it, the merchant makes it 900.00 and
         // submits it again.
-        dataOf(await bed.engine.admin.reviewPayout(payoutId, { action: 'return', reason: 'x' }));
+        dataOf(
+          await bed.engine.admin.reviewPayout(bootstrapOperator, payoutId, {
+            action: 'return',
+            reason: 'x',
+          }),
+        );
         dataOf(await bed.engine.payouts.update(m.caller, payoutId, { amount: '900.00' }));
         dataOf(await bed.engine.payouts.submit(m.caller, payoutId));
         await bed.advance(5);
@@ -607,7 +686,11 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
       }
       for (let n = 0; n < 4; n += 1) {
         const payoutId = await approvedPayout(bed, m, receiver.url('/payouts'));
-        dataOf(await bed.engine.admin.sandboxExecution(payoutId, { outcome: 'completed' }));
+        dataOf(
+          await bed.engine.admin.sandboxExecution(bootstrapOperator, payoutId, {
+            outcome: 'completed',
+          }),
+        );
       }
       const engineOn = (store: Store): Engine => createEngine({ ...bedDeps(bed), store });
       const dispatcherOn = (store: Store, worker: string): Dispatcher =>
@@ -616,6 +699,7 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
           clock: bed.clock,
           ids: bed.ids,
           callbacks: engineOn(store).callbacks,
+          keySecret: testKeySecret,
           allowInsecure: true,
           worker,
           batchSize: 3,
@@ -663,6 +747,6 @@ const bedDeps = (bed: DispatcherBed) => ({
     environment: 'sandbox' as const,
     checkoutBaseUrl: 'https://pay.example.com/checkout',
     allowInsecureWebhooks: true,
-    keySecret: new TextEncoder().encode('a test key secret of 32 bytes ok'),
+    keySecret: testKeySecret,
   },
 });

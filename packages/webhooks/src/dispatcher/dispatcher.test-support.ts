@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { OutboxMessage, Store, WebhookDeliveryRecord } from '@payrail/core';
 import {
   adjustableClock,
+  bootstrapOperator,
   type Caller,
   createEngine,
   type Data,
@@ -24,6 +25,9 @@ import { createDispatcher, type Dispatcher } from './dispatcher.js';
 
 /** 2027-01-15T08:00:00Z: the engine's (test) clock starts here. */
 export const t0 = 1_800_000_000;
+
+/** The bed engine's key secret; the dispatcher opens the stored secrets with it (ADR 0041). */
+export const testKeySecret = new TextEncoder().encode('a test key secret of 32 bytes ok');
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -154,7 +158,7 @@ export const dispatcherBed = async (store: Store, options: BedOptions) => {
       environment: 'sandbox',
       checkoutBaseUrl: 'https://pay.example.com/checkout',
       allowInsecureWebhooks: true,
-      keySecret: new TextEncoder().encode('a test key secret of 32 bytes ok'),
+      keySecret: testKeySecret,
     },
     afterClockAdvance: async () => {
       await dispatcher?.runOnce();
@@ -165,6 +169,7 @@ export const dispatcherBed = async (store: Store, options: BedOptions) => {
     clock,
     ids,
     callbacks: engine.callbacks,
+    keySecret: testKeySecret,
     allowInsecure: true,
     worker: options.worker ?? 'dispatcher-1',
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -173,12 +178,19 @@ export const dispatcherBed = async (store: Store, options: BedOptions) => {
   const active = dispatcher;
 
   const newMerchant = async (settings: Record<string, unknown> = {}): Promise<Merchant> => {
-    const { merchant } = dataOf(await engine.admin.createMerchant({ name: 'Acme' })) as Json;
+    const { merchant } = dataOf(
+      await engine.admin.createMerchant(bootstrapOperator, { name: 'Acme' }),
+    ) as Json;
     const accountId = merchant.account_id as string;
     if (Object.keys(settings).length > 0) {
-      dataOf(await engine.admin.updateAccount(accountId, settings));
+      dataOf(await engine.admin.updateAccount(bootstrapOperator, accountId, settings));
     }
-    dataOf(await engine.admin.credit(accountId, { currency: 'USD', amount: '10000.00' }));
+    dataOf(
+      await engine.admin.credit(bootstrapOperator, accountId, {
+        currency: 'USD',
+        amount: '10000.00',
+      }),
+    );
     return {
       caller: {
         merchant_id: merchant.merchant_id,
@@ -244,7 +256,7 @@ export const dispatcherBed = async (store: Store, options: BedOptions) => {
   /** A sandbox chain payment of 25 USDT, or an update of `paymentId`; answers its id. */
   const pay = async (orderId: string, status: string, paymentId?: string): Promise<string> => {
     const { payment } = dataOf(
-      await engine.admin.sandboxPayment(orderId, {
+      await engine.admin.sandboxPayment(bootstrapOperator, orderId, {
         token_id: 'TRON_USDT',
         amount: '25.000000',
         status,
@@ -284,7 +296,7 @@ export const dispatcherBed = async (store: Store, options: BedOptions) => {
     outbox: options.outbox,
     /** `/admin/sandbox/clock/advance`: due timers fire, then the dispatcher runs once. */
     advance: async (seconds: number) => {
-      dataOf(await engine.admin.advanceClock({ seconds }));
+      dataOf(await engine.admin.advanceClock(bootstrapOperator, { seconds }));
     },
   };
 };

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { OutboxMessage, Store } from '@payrail/core';
+import { bootstrapOperator } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { memoryOracle } from '@payrail/store-memory/testing';
 import { createPGliteStore } from '@payrail/store-postgres';
@@ -76,7 +77,7 @@ describe.each(stores)('a payout callback redelivered ($name)', ({ open }) => {
     cleanups.push(() => bed.dispatcher.stop(0));
     const m = await bed.newMerchant();
     const payoutId = await bed.createPayout(m, receiver.url('/payouts'));
-    dataOf(await bed.engine.admin.reviewPayout(payoutId, { action: 'approve' }));
+    dataOf(await bed.engine.admin.reviewPayout(bootstrapOperator, payoutId, { action: 'approve' }));
 
     await bed.dispatcher.runOnce();
     for (const delay of retryDelaysSeconds) await bed.advance(delay);
