@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type EngineApp, engineApp, operatorToken, refusalOf } from './engine-app.test-support.js';
+import { storesUnderTest } from './stores.test-support.js';
 
 const refused = (status: number, message: string) => ({
   status,
@@ -149,5 +150,27 @@ describe('named operators through HTTP (real engine)', () => {
     ]) {
       expect(refusalOf(answer)).toEqual(refused(404, 'operator_id not found'));
     }
+  });
+});
+
+describe.each(storesUnderTest)('operators on $name', (under) => {
+  it('two adds of one name at once: one operator, and the other answer is `invalid name`, never a 500', async () => {
+    const h = engineApp({ store: await under.open() });
+    const adminHeaders = { Authorization: `Bearer ${operatorToken}` };
+    for (let round = 0; round < 5; round += 1) {
+      const name = `twin-${round}`;
+      const answers = await Promise.all(
+        [1, 2, 3].map(() =>
+          h.call('POST', '/admin/operators', adminHeaders, { name, role: 'viewer' }),
+        ),
+      );
+      expect(answers.map((a) => a.body.message).sort()).toEqual([
+        'invalid name',
+        'invalid name',
+        'success',
+      ]);
+    }
+    const listed = await h.call('GET', '/admin/operators?limit=100', adminHeaders);
+    expect(listed.body.data.items).toHaveLength(5);
   });
 });

@@ -15,6 +15,7 @@ import {
   decodeOperatorCreate,
   decodeOperatorUpdate,
   decodeWith,
+  isStoreFailure,
   type OperatorPermission,
   type OperatorRecord,
   PageQuery,
@@ -95,6 +96,21 @@ export const requireOperatorPermission = async (
   if (await anAdminIsActive(tx)) refuse(payrailError('forbidden'));
 };
 
+/** Inserts `record`; a name another unit of work took first is `invalid name`. */
+const insertOrRefuseTaken = async (
+  tx: StoreTransaction,
+  record: Parameters<StoreTransaction['operators']['insert']>[0],
+): Promise<OperatorRecord> => {
+  try {
+    return await tx.operators.insert(record);
+  } catch (error) {
+    if (isStoreFailure(error) && error.reason === 'unique_violation') {
+      return refuse(payrailError('invalid_query_param', { param: 'name' }));
+    }
+    throw error;
+  }
+};
+
 export const operatorUseCases = (deps: EngineDeps) => {
   const work = <T>(run: (tx: StoreTransaction, now: number) => Promise<T>): Promise<Outcome<T>> => {
     const now = deps.clock.now();
@@ -144,7 +160,8 @@ export const operatorUseCases = (deps: EngineDeps) => {
       }
       const operatorId = deps.ids.next('opr');
       const credential = newOperatorCredential(operatorId);
-      const record = await tx.operators.insert({
+      // Two adds of one name at once: the later insert meets the unique name, not a 500.
+      const record = await insertOrRefuseTaken(tx, {
         operator_id: operatorId,
         name: request.name,
         role: request.role,
