@@ -43,7 +43,7 @@ const isNetwork = (u: unknown): u is ChainNetwork =>
   typeof u === 'string' && Object.hasOwn(chainNetworks, u);
 
 const isStatus = (u: unknown): u is OrderStatus =>
-  typeof u === 'string' && (orderStatuses as readonly string[]).includes(u);
+  typeof u === 'string' && orderStatuses.some((status) => status === u);
 
 class UnexpectedAnswer extends Error {
   constructor(field: string) {

@@ -6,13 +6,13 @@
 import type { Store } from '@payrail/core';
 import { createMemoryStore } from '@payrail/store-memory';
 import * as E from 'fp-ts/lib/Either.js';
-import { permissions } from './access-control.js';
-import { createEngine } from './engine.js';
-import type { Caller, Data, Engine } from './engine-api.js';
-import { adjustableClock, randomIds } from './engine-deps.js';
+import { permissions } from './access/access-control.policy.js';
+import type { Outcome } from './command/command.handler.js';
+import type { Caller, Data, Engine } from './engine.api.js';
+import { adjustableClock, randomIds } from './engine.deps.js';
+import { createEngine } from './engine.wiring.js';
 import { bootstrapOperator } from './operators/operators.use-cases.js';
-import { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
-import type { Outcome } from './unit-of-work.js';
+import { seedSandboxCatalogue } from './payouts/sandbox-catalogue.use-cases.js';
 
 const benchNow = 1_800_000_000;
 

@@ -10,18 +10,18 @@ export type {
   PayoutExecutionRequest,
   PayoutExecutor,
 } from '@payrail/core';
-export { minKeySecretBytes } from './access/api-key-token.js';
-export { openSecret } from './access/secrets-at-rest.js';
-export { deliveredEventIdOf } from './access/webhook-management.js';
-export * from './access-control.js';
+export * from './access/access-control.policy.js';
+export { minKeySecretBytes } from './access/api-key-token.crypto.js';
+export { openSecret } from './access/secrets-at-rest.crypto.js';
+export { deliveredEventIdOf } from './access/webhook-redelivery.policy.js';
 /** @public The sandbox's deposit addresses, a host's default (docs/engine.md). */
-export { sandboxDepositAddresses } from './acquiring/deposit-addresses.js';
-export { sandboxRequiredConfirmations } from './acquiring/sandbox-payments.js';
-export * from './commit-effects.js';
-export * from './engine.js';
-export type * from './engine-answers.js';
-export * from './engine-api.js';
-export * from './engine-deps.js';
+export { sandboxDepositAddresses } from './acquiring/deposit-addresses.store.js';
+export { sandboxRequiredConfirmations } from './acquiring/sandbox-payment-event.policy.js';
+export type { Outcome } from './command/command.handler.js';
+export * from './engine.api.js';
+export * from './engine.deps.js';
+export * from './engine.wiring.js';
+export type * from './engine-answers.views.js';
 /** @public What an `EngineInspector` receives, named for hosts that write one. */
 export type {
   EngineInspectionEvent,
@@ -31,10 +31,9 @@ export type {
   InspectedInitEvent,
   InspectedMachine,
   InspectedSnapshot,
-} from './inspection.js';
-export { adminPermissions } from './operators/admin-permissions.js';
+} from './inspection.observer.js';
+export { adminPermissions } from './operators/admin-permissions.policy.js';
 export { bootstrapOperator } from './operators/operators.use-cases.js';
-export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.js';
-export * from './unit-of-work.js';
-export { manualLoopScheduler } from './workers/manual-scheduler.js';
-export { type LoopScheduler, startWorkLoop, type WorkLoop } from './workers/work-loop.js';
+export { seedSandboxCatalogue } from './payouts/sandbox-catalogue.use-cases.js';
+export { manualLoopScheduler } from './workers/manual-scheduler.worker.js';
+export { type LoopScheduler, startWorkLoop, type WorkLoop } from './workers/work-loop.worker.js';

@@ -5,10 +5,10 @@
 import type { Store } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
 import { caller, dataOf, seed, testBed } from './acquiring/acquiring.test-support.js';
-import { createEngine } from './engine.js';
-import type { Engine } from './engine-api.js';
-import type { EngineDeps } from './engine-deps.js';
-import type { EngineInspectionEvent, EngineInspector } from './inspection.js';
+import type { Engine } from './engine.api.js';
+import type { EngineDeps } from './engine.deps.js';
+import { createEngine } from './engine.wiring.js';
+import type { EngineInspectionEvent, EngineInspector } from './inspection.observer.js';
 import { bootstrapOperator } from './operators/operators.use-cases.js';
 import {
   errorOf,

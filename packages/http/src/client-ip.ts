@@ -25,7 +25,7 @@ interface NodeBindings {
 
 /** The socket address under `@hono/node-server` (`c.env.incoming`), else `127.0.0.1`. */
 export const socketAddress: ClientIpResolver = (c) => {
-  const env = c.env as NodeBindings | undefined;
+  const env: NodeBindings | undefined = c.env;
   const address = (env?.server ?? env)?.incoming?.socket?.remoteAddress;
   return address === undefined ? fallbackAddress : normalizeAddress(address);
 };

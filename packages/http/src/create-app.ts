@@ -104,26 +104,25 @@ export interface AppEnv {
   Variables: MerchantEnv['Variables'] & OperatorEnv['Variables'];
 }
 
-export const createApp = (deps: AppDeps) => {
-  const { engine } = deps;
-  const app = new Hono<AppEnv>();
-  app.use('*', requestId);
-  const clientIp = clientIpResolver(deps.trustedProxies, deps.clientIp ?? socketAddress);
-  const limiter = tokenBucketLimiter(deps.rateLimit);
-  const log = deps.logInternalError ?? defaultLog;
-  const { warnUntrustedForwarding } = deps;
-  if (warnUntrustedForwarding !== undefined) {
-    const watch = untrustedForwardingWatch(
-      deps.trustedProxies ?? [],
-      deps.clientIp ?? socketAddress,
-      warnUntrustedForwarding,
-    );
-    app.use('*', (c, next) => {
-      watch(c);
-      return next();
-    });
-  }
+type PayrailHono = Hono<AppEnv>;
 
+/** Tells `deps.warnUntrustedForwarding`, once, of forwarding headers from an untrusted peer. */
+const watchUntrustedForwarding = (app: PayrailHono, deps: AppDeps): void => {
+  const { warnUntrustedForwarding } = deps;
+  if (warnUntrustedForwarding === undefined) return;
+  const watch = untrustedForwardingWatch(
+    deps.trustedProxies ?? [],
+    deps.clientIp ?? socketAddress,
+    warnUntrustedForwarding,
+  );
+  app.use('*', (c, next) => {
+    watch(c);
+    return next();
+  });
+};
+
+/** The body limit, and `Connection: close` after an answer that left a body unread. */
+const limitBodies = (app: PayrailHono, deps: AppDeps): void => {
   const limitBody = bodyLimit({
     maxSize: deps.bodyLimitBytes ?? defaultBodyLimitBytes,
     // No catalogue message names a size: a body over the limit breaks a length rule.
@@ -146,6 +145,10 @@ export const createApp = (deps: AppDeps) => {
     if (!c.req.raw.bodyUsed && hasBody(c.req.raw.headers)) c.header('Connection', 'close');
   };
   app.use('*', (c, next) => (c.req.method === 'GET' ? next() : closeAfterUnreadBody(c, next)));
+};
+
+/** The limits per client address, before authentication (issue 12, finding 6). */
+const limitAddresses = (app: PayrailHono, deps: AppDeps, clientIp: ClientIpResolver): void => {
   const { failedAuthentications = 50, requestsPerSecond = 100, now } = deps.addressLimit ?? {};
   const clock = now === undefined ? {} : { now };
   // A budget per surface (issue 19, L4): bad merchant tokens must not lock the operator out of
@@ -162,9 +165,10 @@ export const createApp = (deps: AppDeps) => {
   for (const path of ['/checkout/*', '/upstream/*']) {
     app.use(path, addressRateLimit(openRoutes, clientIp));
   }
-  app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
-  app.use('/admin/*', operatorAuthentication(engine, deps.adminToken, clientIp));
+};
 
+/** Each route of the table: its request read and checked, its use case run, its answer sent. */
+const mountRoutes = (app: PayrailHono, engine: Engine, clientIp: ClientIpResolver): void => {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
       const request = await routeRequest(c, route);
@@ -187,7 +191,10 @@ export const createApp = (deps: AppDeps) => {
       return answer(c, outcome);
     });
   }
+};
 
+/** `/openapi.json`, built once at its first request. */
+const serveOpenApi = (app: PayrailHono, deps: AppDeps): void => {
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/openapi.json', (c) => {
     document ??= openApiDocument(
@@ -196,7 +203,10 @@ export const createApp = (deps: AppDeps) => {
     );
     return c.json(document);
   });
+};
 
+/** `route_not_found`, and the internal error of a failure, logged without its headers. */
+const answerFailures = (app: PayrailHono, log: (entry: InternalErrorLog) => void): void => {
   app.notFound((c) => errorAnswer(c, payrailError('route_not_found')));
   app.onError((error, c) => {
     // A request whose client left or was cut off mid-body (the request timeout) failed on the
@@ -206,6 +216,22 @@ export const createApp = (deps: AppDeps) => {
     log({ method: logField(c.req.method), path: logField(c.req.path), error });
     return internalErrorAnswer(c);
   });
+};
+
+export const createApp = (deps: AppDeps) => {
+  const { engine } = deps;
+  const app: PayrailHono = new Hono<AppEnv>();
+  app.use('*', requestId);
+  const clientIp = clientIpResolver(deps.trustedProxies, deps.clientIp ?? socketAddress);
+  const limiter = tokenBucketLimiter(deps.rateLimit);
+  watchUntrustedForwarding(app, deps);
+  limitBodies(app, deps);
+  limitAddresses(app, deps, clientIp);
+  app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
+  app.use('/admin/*', operatorAuthentication(engine, deps.adminToken, clientIp));
+  mountRoutes(app, engine, clientIp);
+  serveOpenApi(app, deps);
+  answerFailures(app, deps.logInternalError ?? defaultLog);
   return app;
 };
 

@@ -34,7 +34,7 @@ interface Decoding {
 }
 
 const decodes = (codec: CodecLike | undefined): codec is CodecLike & Decoding =>
-  typeof (codec as Partial<Decoding> | undefined)?.decode === 'function';
+  codec !== undefined && 'decode' in codec && typeof codec.decode === 'function';
 
 /**
  * The refusal of a body or query that holds a string which is not text, anywhere (a value, an

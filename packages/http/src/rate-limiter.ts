@@ -64,106 +64,120 @@ interface Bucket {
 /** Buckets are swept when there are more than this many; a full bucket holds no information. */
 const sweepThreshold = 10_000;
 
+/** One limiter's buckets, and the rule they refill by. */
+interface Buckets {
+  readonly rate: number;
+  readonly burst: number;
+  readonly now: () => number;
+  readonly byKey: Map<string, Bucket>;
+}
+
+const refill = ({ rate, burst }: Buckets, bucket: Bucket, at: number): void => {
+  bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * rate);
+  bucket.at = at;
+};
+
+const sweep = (buckets: Buckets, at: number): void => {
+  for (const [key, bucket] of buckets.byKey) {
+    refill(buckets, bucket, at);
+    // A bucket with reservations out or waiting still holds what they will settle.
+    const settled = bucket.reserved === 0 && bucket.waiting.length === 0;
+    if (bucket.tokens >= buckets.burst && settled) buckets.byKey.delete(key);
+  }
+};
+
+const bucketOf = (buckets: Buckets, key: string, at: number): Bucket => {
+  const found = buckets.byKey.get(key);
+  if (found !== undefined) {
+    refill(buckets, found, at);
+    return found;
+  }
+  if (buckets.byKey.size >= sweepThreshold) sweep(buckets, at);
+  const bucket: Bucket = { tokens: buckets.burst, at, reserved: 0, waiting: [] };
+  buckets.byKey.set(key, bucket);
+  return bucket;
+};
+
+const refusalOf = ({ rate }: Buckets, bucket: Bucket): RateRefusal => ({
+  allowed: false,
+  retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+});
+
+const decisionOf = (buckets: Buckets, bucket: Bucket): RateDecision =>
+  bucket.tokens >= 1 ? { allowed: true } : refusalOf(buckets, bucket);
+
+/** A free token reserved, a refusal once none is free or reserved, else `undefined`: wait. */
+const reservationOf = (buckets: Buckets, bucket: Bucket): Reservation | RateRefusal | undefined => {
+  if (bucket.tokens < 1) return bucket.reserved > 0 ? undefined : refusalOf(buckets, bucket);
+  bucket.tokens -= 1;
+  bucket.reserved += 1;
+  let settled = false;
+  const settle = (giveBack: boolean): void => {
+    if (settled) return;
+    settled = true;
+    bucket.reserved -= 1;
+    refill(buckets, bucket, buckets.now());
+    if (giveBack) bucket.tokens = Math.min(buckets.burst, bucket.tokens + 1);
+    answerWaiting(buckets, bucket);
+  };
+  return { allowed: true, release: () => settle(true), spend: () => settle(false) };
+};
+
+/** Answers the waiting reservations, in order, as far as the bucket can decide them now. */
+const answerWaiting = (buckets: Buckets, bucket: Bucket): void => {
+  while (bucket.waiting.length > 0) {
+    const answer = reservationOf(buckets, bucket);
+    if (answer === undefined) return;
+    bucket.waiting.shift()?.(answer);
+  }
+};
+
+const reserve = (buckets: Buckets, key: string): Promise<Reservation | RateRefusal> => {
+  const bucket = bucketOf(buckets, key, buckets.now());
+  // Those already waiting come first, and a refill since may answer some of them.
+  answerWaiting(buckets, bucket);
+  const answer = bucket.waiting.length === 0 ? reservationOf(buckets, bucket) : undefined;
+  if (answer !== undefined) return Promise.resolve(answer);
+  return new Promise<Reservation | RateRefusal>((resolve) => {
+    bucket.waiting.push(resolve);
+  });
+};
+
+const peek = (buckets: Buckets, key: string): RateDecision => {
+  const bucket = buckets.byKey.get(key);
+  if (bucket === undefined) return { allowed: true };
+  refill(buckets, bucket, buckets.now());
+  return decisionOf(buckets, bucket);
+};
+
+const take = (buckets: Buckets, key: string): RateDecision => {
+  const bucket = bucketOf(buckets, key, buckets.now());
+  const decision = decisionOf(buckets, bucket);
+  if (decision.allowed) bucket.tokens -= 1;
+  return decision;
+};
+
+const unlimitedReservation: Reservation = { allowed: true, release: () => {}, spend: () => {} };
+
+/** `requestsPerSecond: 0`: every request allowed, no bucket kept. */
+const unlimited: RateLimiter = {
+  take: () => ({ allowed: true }),
+  peek: () => ({ allowed: true }),
+  reserve: async () => unlimitedReservation,
+  trackedKeys: () => 0,
+};
+
 export const tokenBucketLimiter = (options: RateLimitOptions = {}): RateLimiter => {
   const rate = options.requestsPerSecond ?? defaultRequestsPerSecond;
   if (!Number.isFinite(rate) || rate < 0) throw new Error(`invalid rate limit: ${rate}`);
-  if (rate === 0) {
-    const unlimited: Reservation = { allowed: true, release: () => {}, spend: () => {} };
-    return {
-      take: () => ({ allowed: true }),
-      peek: () => ({ allowed: true }),
-      reserve: async () => unlimited,
-      trackedKeys: () => 0,
-    };
-  }
+  if (rate === 0) return unlimited;
   const burst = options.burst ?? rate * 2;
   if (!Number.isFinite(burst) || burst < 1) throw new Error(`invalid rate limit burst: ${burst}`);
-  const now = options.now ?? Date.now;
-  const buckets = new Map<string, Bucket>();
-
-  const refill = (bucket: Bucket, at: number): void => {
-    bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * rate);
-    bucket.at = at;
-  };
-
-  const sweep = (at: number): void => {
-    for (const [key, bucket] of buckets) {
-      refill(bucket, at);
-      // A bucket with reservations out or waiting still holds what they will settle.
-      const settled = bucket.reserved === 0 && bucket.waiting.length === 0;
-      if (bucket.tokens >= burst && settled) buckets.delete(key);
-    }
-  };
-
-  const bucketOf = (key: string, at: number): Bucket => {
-    const found = buckets.get(key);
-    if (found !== undefined) {
-      refill(found, at);
-      return found;
-    }
-    if (buckets.size >= sweepThreshold) sweep(at);
-    const bucket: Bucket = { tokens: burst, at, reserved: 0, waiting: [] };
-    buckets.set(key, bucket);
-    return bucket;
-  };
-
-  const refusalOf = (bucket: Bucket): RateRefusal => ({
-    allowed: false,
-    retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
-  });
-
-  const decisionOf = (bucket: Bucket): RateDecision =>
-    bucket.tokens >= 1 ? { allowed: true } : refusalOf(bucket);
-
-  /** A free token reserved, a refusal once none is free or reserved, else `undefined`: wait. */
-  const reservationOf = (bucket: Bucket): Reservation | RateRefusal | undefined => {
-    if (bucket.tokens < 1) return bucket.reserved > 0 ? undefined : refusalOf(bucket);
-    bucket.tokens -= 1;
-    bucket.reserved += 1;
-    let settled = false;
-    const settle = (giveBack: boolean): void => {
-      if (settled) return;
-      settled = true;
-      bucket.reserved -= 1;
-      refill(bucket, now());
-      if (giveBack) bucket.tokens = Math.min(burst, bucket.tokens + 1);
-      answerWaiting(bucket);
-    };
-    return { allowed: true, release: () => settle(true), spend: () => settle(false) };
-  };
-
-  /** Answers the waiting reservations, in order, as far as the bucket can decide them now. */
-  const answerWaiting = (bucket: Bucket): void => {
-    while (bucket.waiting.length > 0) {
-      const answer = reservationOf(bucket);
-      if (answer === undefined) return;
-      bucket.waiting.shift()?.(answer);
-    }
-  };
-
+  const buckets: Buckets = { rate, burst, now: options.now ?? Date.now, byKey: new Map() };
   return {
-    trackedKeys: () => buckets.size,
-    reserve: (key) => {
-      const bucket = bucketOf(key, now());
-      // Those already waiting come first, and a refill since may answer some of them.
-      answerWaiting(bucket);
-      const answer = bucket.waiting.length === 0 ? reservationOf(bucket) : undefined;
-      if (answer !== undefined) return Promise.resolve(answer);
-      return new Promise<Reservation | RateRefusal>((resolve) => {
-        bucket.waiting.push(resolve);
-      });
-    },
-    peek: (key) => {
-      const bucket = buckets.get(key);
-      if (bucket === undefined) return { allowed: true };
-      refill(bucket, now());
-      return decisionOf(bucket);
-    },
-    take: (key) => {
-      const bucket = bucketOf(key, now());
-      const decision = decisionOf(bucket);
-      if (decision.allowed) bucket.tokens -= 1;
-      return decision;
-    },
+    trackedKeys: () => buckets.byKey.size,
+    reserve: (key) => reserve(buckets, key),
+    peek: (key) => peek(buckets, key),
+    take: (key) => take(buckets, key),
   };
 };

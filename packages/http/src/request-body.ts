@@ -43,7 +43,7 @@ export const readJsonBody = async (c: Context): Promise<unknown> => {
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text) as unknown;
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -1,6 +1,5 @@
 /** Puts the app on a Node socket (`@hono/node-server`); the server package calls this. */
 
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve as serveNode } from '@hono/node-server';
 import type { PayrailApp } from './create-app.js';
@@ -79,6 +78,6 @@ export const serve = (app: PayrailApp, options: ServeOptions): Promise<RunningSe
       },
     );
     // An option of `createServer` only in recent Node: set on the server too.
-    (server as Server).keepAliveTimeout = serverOptions.keepAliveTimeout;
+    if ('keepAliveTimeout' in server) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
     server.once('error', reject);
   });

@@ -39,7 +39,6 @@ import {
   isAddressOn,
   isJsonObject,
   isPayTokenId,
-  type JsonObject,
   type PayrailError,
   type PayTokenId,
   type ProviderEventKind,
@@ -72,13 +71,14 @@ const isChainNetwork = (u: unknown): u is ChainNetwork =>
   typeof u === 'string' && Object.hasOwn(chainNetworks, u);
 
 const isStatus = (u: unknown): u is SandboxUpstreamStatus =>
-  (sandboxUpstreamStatuses as readonly unknown[]).includes(u);
+  sandboxUpstreamStatuses.some((status) => status === u);
 
 const txHashShape = /^[\x21-\x7e]{1,128}$/;
 const paymentIdShape = /^[A-Za-z0-9_-]{1,64}$/;
 const evmTxHash = /^0x[0-9a-fA-F]+$/;
 
-const isConfirmations = (u: unknown): u is number => Number.isSafeInteger(u) && (u as number) >= 0;
+const isConfirmations = (u: unknown): u is number =>
+  typeof u === 'number' && Number.isSafeInteger(u) && u >= 0;
 
 /**
  * The payment id of a report that names none: one per transaction and receiving address on its
@@ -99,7 +99,7 @@ const defaultConfirmations = (status: SandboxUpstreamStatus, network: ChainNetwo
 /** One event of the payload, normalised; `undefined` when anything about it is malformed. */
 const eventOf = (u: unknown): UpstreamPaymentEvent | undefined => {
   if (!isJsonObject(u)) return undefined;
-  const v = (key: string) => presentValue(u as JsonObject, key);
+  const v = (key: string) => presentValue(u, key);
   const network = v('network');
   if (!isChainNetwork(network)) return undefined;
   const address = v('address');

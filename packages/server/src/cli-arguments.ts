@@ -142,17 +142,34 @@ const optional = (values: Values, name: OptionName): string | undefined => {
   return value.trim();
 };
 
+const isPermission = (name: string): name is Permission =>
+  permissions.some((permission) => permission === name);
+
+const isOperatorRole = (name: string): name is OperatorRole =>
+  operatorRoles.some((role) => role === name);
+
+const isOptionName = (name: string): name is OptionName => Object.hasOwn(optionSpec, name);
+
 const parsePermissions = (raw: string): readonly Permission[] => {
   if (raw === 'all') return permissions;
   const asked = list(raw);
   if (asked.length === 0) throw new UsageError('--permissions needs at least one permission');
-  const unknown = asked.filter((p) => !(permissions as readonly string[]).includes(p));
+  const unknown = asked.filter((p) => !isPermission(p));
   if (unknown.length > 0) {
     throw new UsageError(
       `unknown permission ${unknown.join(', ')}; use "all" or some of: ${permissions.join(', ')}`,
     );
   }
-  return [...new Set(asked)] as Permission[];
+  return [...new Set(asked.filter(isPermission))];
+};
+
+/** `--expires-in`, when given: a whole number of seconds. */
+const expiresInOf = (values: Values): { expiresInSeconds?: number } => {
+  const expiresIn = optional(values, 'expires-in');
+  if (expiresIn !== undefined && !/^[1-9]\d*$/.test(expiresIn)) {
+    throw new UsageError(`--expires-in must be a whole number of seconds, not "${expiresIn}"`);
+  }
+  return expiresIn === undefined ? {} : { expiresInSeconds: Number(expiresIn) };
 };
 
 const buildCommand = (name: string, values: Values): CliCommand => {
@@ -171,10 +188,7 @@ const buildCommand = (name: string, values: Values): CliCommand => {
         throw new UsageError(`--env must be sandbox or live, not "${env}"`);
       }
       const ip = optional(values, 'ip');
-      const expiresIn = optional(values, 'expires-in');
-      if (expiresIn !== undefined && !/^[1-9]\d*$/.test(expiresIn)) {
-        throw new UsageError(`--expires-in must be a whole number of seconds, not "${expiresIn}"`);
-      }
+      const expiresIn = expiresInOf(values);
       const label = optional(values, 'name');
       return {
         kind: 'key.issue',
@@ -182,7 +196,7 @@ const buildCommand = (name: string, values: Values): CliCommand => {
         permissions: parsePermissions(required(values, 'permissions')),
         ...(env === undefined ? {} : { env }),
         ...(ip === undefined ? {} : { ipWhitelist: list(ip) }),
-        ...(expiresIn === undefined ? {} : { expiresInSeconds: Number(expiresIn) }),
+        ...expiresIn,
         ...(label === undefined ? {} : { name: label }),
       };
     }
@@ -195,19 +209,11 @@ const buildCommand = (name: string, values: Values): CliCommand => {
       };
     case 'operator add': {
       const role = required(values, 'role');
-      if (!(operatorRoles as readonly string[]).includes(role)) {
+      if (!isOperatorRole(role)) {
         throw new UsageError(`--role must be one of ${operatorRoles.join(', ')}, not "${role}"`);
       }
-      const expiresIn = optional(values, 'expires-in');
-      if (expiresIn !== undefined && !/^[1-9]\d*$/.test(expiresIn)) {
-        throw new UsageError(`--expires-in must be a whole number of seconds, not "${expiresIn}"`);
-      }
-      return {
-        kind: 'operator.add',
-        name: required(values, 'name'),
-        role: role as OperatorRole,
-        ...(expiresIn === undefined ? {} : { expiresInSeconds: Number(expiresIn) }),
-      };
+      const expiresIn = expiresInOf(values);
+      return { kind: 'operator.add', name: required(values, 'name'), role, ...expiresIn };
     }
     case 'store migrate':
       return { kind: 'store.migrate' };
@@ -227,9 +233,9 @@ export const parseCliArguments = (argv: readonly string[]): CliParse => {
     });
   } catch (error) {
     // node:util's messages name the option: "Unknown option '--nme'", "... argument missing".
-    return { ok: false, error: (error as Error).message };
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  const values = parsed.values as Values;
+  const values: Values = parsed.values;
   const words = parsed.positionals;
   const json = values.json === true;
   const url = typeof values.url === 'string' ? values.url.trim() : undefined;
@@ -246,9 +252,9 @@ export const parseCliArguments = (argv: readonly string[]): CliParse => {
   if (allowed === undefined || words.length > 2) {
     return { ok: false, error: `unknown command "${words.join(' ')}"` };
   }
-  const stray = (Object.keys(values) as OptionName[]).filter(
-    (option) => !allowed.includes(option) && !globalOptions.includes(option),
-  );
+  const stray = Object.keys(values)
+    .filter(isOptionName)
+    .filter((option) => !allowed.includes(option) && !globalOptions.includes(option));
   if (stray.length > 0) {
     return { ok: false, error: `${name} does not take --${stray.join(', --')}` };
   }

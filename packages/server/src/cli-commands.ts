@@ -84,10 +84,9 @@ const adminCallOf = (command: Exclude<CliCommand, { kind: LocalCommand }>): Admi
   }
 };
 
-type Json = Record<string, unknown>;
-
+/** `object[name]`, inherited properties included (a DOMException's `name`), for any answer. */
 const field = (object: unknown, name: string): unknown =>
-  typeof object === 'object' && object !== null ? (object as Json)[name] : undefined;
+  typeof object === 'object' && object !== null ? Reflect.get(object, name) : undefined;
 
 const text = (value: unknown): string =>
   Array.isArray(value)
@@ -108,6 +107,19 @@ const table = (rows: readonly (readonly [string, string])[]): string[] => {
 const rowsOf = (object: unknown, names: readonly string[]): (readonly [string, string])[] =>
   names.map((name) => [name, text(field(object, name))]);
 
+/** An API key or operator credential: its record's rows, its expiry, then its token, shown once. */
+const issuedCredential = (
+  title: string,
+  record: unknown,
+  names: readonly string[],
+  shownOnce: string,
+): string[] => [
+  title,
+  ...table([...rowsOf(record, names), ['expires_at', unixTime(field(record, 'expires_at'))]]),
+  shownOnce,
+  text(field(record, 'token')),
+];
+
 /** Lines a person reads; secrets shown once are labelled as such. */
 const present = (command: CliCommand, data: unknown): string[] => {
   switch (command.kind) {
@@ -121,30 +133,20 @@ const present = (command: CliCommand, data: unknown): string[] => {
         ]),
       ];
     }
-    case 'key.issue': {
-      const key = field(data, 'api_key');
-      return [
+    case 'key.issue':
+      return issuedCredential(
         'API key issued',
-        ...table([
-          ...rowsOf(key, ['key_id', 'account_id', 'env', 'permissions', 'ip_whitelist']),
-          ['expires_at', unixTime(field(key, 'expires_at'))],
-        ]),
+        field(data, 'api_key'),
+        ['key_id', 'account_id', 'env', 'permissions', 'ip_whitelist'],
         'token (shown once; send it as "Authorization: Bearer <token>"):',
-        text(field(key, 'token')),
-      ];
-    }
-    case 'operator.add': {
-      const operator = field(data, 'operator');
-      return [
+      );
+    case 'operator.add':
+      return issuedCredential(
         'operator added',
-        ...table([
-          ...rowsOf(operator, ['operator_id', 'name', 'role', 'created_by']),
-          ['expires_at', unixTime(field(operator, 'expires_at'))],
-        ]),
+        field(data, 'operator'),
+        ['operator_id', 'name', 'role', 'created_by'],
         'credential (shown once; send it as "Authorization: Bearer <credential>" to /admin):',
-        text(field(operator, 'token')),
-      ];
-    }
+      );
     case 'account.credit': {
       const balance = field(data, 'balance');
       return [
@@ -215,7 +217,7 @@ const callServer = async (
     io.err(`payrail: ${unreachable(base, error)}`);
     return exitCodes.unreachable;
   }
-  const envelope = (await response.json().catch(() => undefined)) as unknown;
+  const envelope: unknown = await response.json().catch(() => undefined);
   const code = field(envelope, 'code');
   const message = field(envelope, 'message');
   if (typeof code !== 'number' || typeof message !== 'string') {

@@ -106,291 +106,321 @@ const flagValues: Readonly<Record<string, boolean>> = {
   false: false,
 };
 
-/**
- * Reads the configuration from `env`. Relative paths are resolved against the directory the
- * command was typed in: `INIT_CWD` (set by pnpm and npm, whose scripts run in the package's own
- * directory), else `cwd`.
- */
-export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
-  const errors: string[] = [];
+/** What reading a setting needs: the environment record, and where its problems are listed. */
+interface Reading {
+  readonly env: EnvRecord;
+  readonly errors: string[];
+}
 
-  const port = ((): number => {
-    const raw = env.PORT;
-    if (!present(raw)) return defaultPort;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || value > 65535) {
-      errors.push(
-        `PORT must be a whole number from 0 to 65535 (0 picks a free port), not "${raw}"`,
-      );
-      return defaultPort;
-    }
-    return value;
-  })();
+/** A comma-separated list, its entries trimmed and empty ones dropped. */
+const commaList = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 
-  const host = present(env.HOST) ? env.HOST.trim() : defaultHost;
+const readPort = ({ env, errors }: Reading): number => {
+  const raw = env.PORT;
+  if (!present(raw)) return defaultPort;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value > 65535) {
+    errors.push(`PORT must be a whole number from 0 to 65535 (0 picks a free port), not "${raw}"`);
+    return defaultPort;
+  }
+  return value;
+};
 
-  const environment = ((): Environment => {
-    const raw = env.PAYRAIL_ENV;
-    // Unset is the sandbox; set to nothing is a mistake (issue 19, L6), not a quiet sandbox.
-    if (raw === undefined) return 'sandbox';
-    if (raw === 'sandbox' || raw === 'live') return raw;
-    errors.push(`PAYRAIL_ENV must be "sandbox" or "live", not "${raw}"`);
-    return 'sandbox';
-  })();
+const readEnvironment = ({ env, errors }: Reading): Environment => {
+  const raw = env.PAYRAIL_ENV;
+  // Unset is the sandbox; set to nothing is a mistake (issue 19, L6), not a quiet sandbox.
+  if (raw === undefined) return 'sandbox';
+  if (raw === 'sandbox' || raw === 'live') return raw;
+  errors.push(`PAYRAIL_ENV must be "sandbox" or "live", not "${raw}"`);
+  return 'sandbox';
+};
 
-  const adminToken = ((): string | undefined => {
-    const raw = env.PAYRAIL_ADMIN_TOKEN;
-    if (raw === undefined || raw === '') return undefined;
-    if (raw.trim().length < minAdminTokenLength || /\s/.test(raw)) {
-      errors.push(
-        `PAYRAIL_ADMIN_TOKEN must be at least ${minAdminTokenLength} characters without spaces ` +
-          '(or unset: a token is generated and printed at start)',
-      );
-      return undefined;
-    }
-    return raw;
-  })();
+const readAdminToken = ({ env, errors }: Reading): string | undefined => {
+  const raw = env.PAYRAIL_ADMIN_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.trim().length < minAdminTokenLength || /\s/.test(raw)) {
+    errors.push(
+      `PAYRAIL_ADMIN_TOKEN must be at least ${minAdminTokenLength} characters without spaces ` +
+        '(or unset: a token is generated and printed at start)',
+    );
+    return undefined;
+  }
+  return raw;
+};
 
+/** The data directory as written, and resolved against where the command was typed. */
+const readDataDir = (
+  env: EnvRecord,
+  cwd: string,
+): { readonly dataDir: string; readonly dataDirDisplay: string } => {
   const dataDirDisplay = present(env.PAYRAIL_DATA_DIR) ? env.PAYRAIL_DATA_DIR : defaultDataDir;
   const base = present(env.INIT_CWD) ? env.INIT_CWD : cwd;
   const dataDir = isAbsolute(dataDirDisplay) ? dataDirDisplay : resolve(base, dataDirDisplay);
+  return { dataDir, dataDirDisplay };
+};
 
-  const database = ((): DatabaseConfig => {
-    const raw = env.DATABASE_URL;
-    if (!present(raw)) {
-      const engine = ((): EmbeddedEngine => {
-        const named = env.PAYRAIL_EMBEDDED_DATABASE;
-        if (!present(named)) return 'postgres';
-        if (named === 'postgres' || named === 'pglite') return named;
-        errors.push(`PAYRAIL_EMBEDDED_DATABASE must be "postgres" or "pglite", not "${named}"`);
-        return 'postgres';
-      })();
-      return { kind: 'embedded', engine, directory: embeddedDatabaseIn(dataDir, engine) };
-    }
-    if (!isPostgresUrl(raw)) {
-      // Not echoed: a connection string usually carries a password.
-      errors.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
-    }
-    return { kind: 'server', connectionString: raw };
-  })();
+const readEmbeddedEngine = ({ env, errors }: Reading): EmbeddedEngine => {
+  const named = env.PAYRAIL_EMBEDDED_DATABASE;
+  if (!present(named)) return 'postgres';
+  if (named === 'postgres' || named === 'pglite') return named;
+  errors.push(`PAYRAIL_EMBEDDED_DATABASE must be "postgres" or "pglite", not "${named}"`);
+  return 'postgres';
+};
 
-  const databaseSchema = ((): string => {
-    const raw = env.PAYRAIL_DATABASE_SCHEMA;
-    if (!present(raw)) return defaultDatabaseSchema;
-    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) {
-      errors.push(
-        `PAYRAIL_DATABASE_SCHEMA must be a lower-case PostgreSQL identifier (a-z, 0-9, _), not "${raw}"`,
-      );
-    }
-    return raw;
-  })();
+const readDatabase = (reading: Reading, dataDir: string): DatabaseConfig => {
+  const raw = reading.env.DATABASE_URL;
+  if (!present(raw)) {
+    const engine = readEmbeddedEngine(reading);
+    return { kind: 'embedded', engine, directory: embeddedDatabaseIn(dataDir, engine) };
+  }
+  if (!isPostgresUrl(raw)) {
+    // Not echoed: a connection string usually carries a password.
+    reading.errors.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return { kind: 'server', connectionString: raw };
+};
 
-  const allowInsecureWebhooks = ((): boolean => {
-    const raw = env.PAYRAIL_ALLOW_INSECURE_WEBHOOKS;
-    if (raw === undefined || raw === '') return false;
-    const value = flagValues[raw.trim().toLowerCase()];
-    if (value === undefined) {
-      errors.push(`PAYRAIL_ALLOW_INSECURE_WEBHOOKS must be 1 or 0, not "${raw}"`);
-      return false;
-    }
-    if (value && environment === 'live') {
-      errors.push(
-        'PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 is a sandbox setting (http and loopback webhook ' +
-          'targets) and is refused with PAYRAIL_ENV=live; unset it',
-      );
-    }
-    return value;
-  })();
+const readDatabaseSchema = ({ env, errors }: Reading): string => {
+  const raw = env.PAYRAIL_DATABASE_SCHEMA;
+  if (!present(raw)) return defaultDatabaseSchema;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) {
+    errors.push(
+      `PAYRAIL_DATABASE_SCHEMA must be a lower-case PostgreSQL identifier (a-z, 0-9, _), not "${raw}"`,
+    );
+  }
+  return raw;
+};
 
-  const rateLimit = ((): number => {
-    const raw = env.PAYRAIL_RATE_LIMIT;
-    if (!present(raw)) return defaultRateLimit;
-    const value = Number(raw);
-    if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(value)) {
-      errors.push(
-        `PAYRAIL_RATE_LIMIT must be a number of requests per second per key (0 turns it off), not "${raw}"`,
-      );
-      return defaultRateLimit;
-    }
-    return value;
-  })();
+const readAllowInsecureWebhooks = ({ env, errors }: Reading, environment: Environment): boolean => {
+  const raw = env.PAYRAIL_ALLOW_INSECURE_WEBHOOKS;
+  if (raw === undefined || raw === '') return false;
+  const value = flagValues[raw.trim().toLowerCase()];
+  if (value === undefined) {
+    errors.push(`PAYRAIL_ALLOW_INSECURE_WEBHOOKS must be 1 or 0, not "${raw}"`);
+    return false;
+  }
+  if (value && environment === 'live') {
+    errors.push(
+      'PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 is a sandbox setting (http and loopback webhook ' +
+        'targets) and is refused with PAYRAIL_ENV=live; unset it',
+    );
+  }
+  return value;
+};
 
-  /** A whole number of milliseconds from 1 to 10 minutes, else the default. */
-  const milliseconds = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (!present(raw)) return fallback;
-    const value = Number(raw.trim());
-    if (!/^\d+$/.test(raw.trim()) || value < 1 || value > 600_000) {
-      errors.push(`${name} must be a whole number of milliseconds from 1 to 600000, not "${raw}"`);
-      return fallback;
-    }
-    return value;
+const readRateLimit = ({ env, errors }: Reading): number => {
+  const raw = env.PAYRAIL_RATE_LIMIT;
+  if (!present(raw)) return defaultRateLimit;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(value)) {
+    errors.push(
+      `PAYRAIL_RATE_LIMIT must be a number of requests per second per key (0 turns it off), not "${raw}"`,
+    );
+    return defaultRateLimit;
+  }
+  return value;
+};
+
+/** A whole number of milliseconds from 1 to 10 minutes, else the default. */
+const readMilliseconds = ({ env, errors }: Reading, name: string, fallback: number): number => {
+  const raw = env[name];
+  if (!present(raw)) return fallback;
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || value < 1 || value > 600_000) {
+    errors.push(`${name} must be a whole number of milliseconds from 1 to 600000, not "${raw}"`);
+    return fallback;
+  }
+  return value;
+};
+
+/** A whole number from 0 (off) to a million, else the default. */
+const readCount = (
+  { env, errors }: Reading,
+  name: string,
+  fallback: number,
+  unit: string,
+): number => {
+  const raw = env[name];
+  if (!present(raw)) return fallback;
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || value > 1_000_000) {
+    errors.push(`${name} must be a whole number of ${unit} (0 turns it off), not "${raw}"`);
+    return fallback;
+  }
+  return value;
+};
+
+const readAddressLimit = (reading: Reading): ServerConfig['addressLimit'] => ({
+  failedAuthentications: readCount(
+    reading,
+    'PAYRAIL_AUTH_FAILURES_PER_ADDRESS',
+    50,
+    'failed authentications per 10 s per client address',
+  ),
+  requestsPerSecond: readCount(
+    reading,
+    'PAYRAIL_RATE_LIMIT_PER_ADDRESS',
+    100,
+    'requests per second per client address',
+  ),
+});
+
+const readHttpTimeouts = (reading: Reading): ServerConfig['httpTimeouts'] => ({
+  requestTimeoutMs: readMilliseconds(reading, 'PAYRAIL_REQUEST_TIMEOUT_MS', 30_000),
+  headersTimeoutMs: readMilliseconds(reading, 'PAYRAIL_HEADERS_TIMEOUT_MS', 20_000),
+  keepAliveTimeoutMs: readMilliseconds(reading, 'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS', 5_000),
+});
+
+const readKeySecret = ({ env, errors }: Reading, dataDir: string): KeySecretSource => {
+  const raw = env.PAYRAIL_KEY_SECRET;
+  if (raw === undefined || raw === '') return { kind: 'file', path: keySecretFileIn(dataDir) };
+  const secret = new TextEncoder().encode(raw);
+  if (secret.byteLength < minKeySecretBytes) {
+    errors.push(`PAYRAIL_KEY_SECRET must be at least ${minKeySecretBytes} bytes`);
+  }
+  return { kind: 'env', secret };
+};
+
+const readPublicUrl = ({ env, errors }: Reading): string | undefined => {
+  const raw = env.PAYRAIL_PUBLIC_URL;
+  if (!present(raw)) return undefined;
+  const url = parseUrl(raw.trim());
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    errors.push(`PAYRAIL_PUBLIC_URL must be an http:// or https:// URL, not "${raw}"`);
+    return undefined;
+  }
+  if (url.search !== '' || url.hash !== '') {
+    errors.push('PAYRAIL_PUBLIC_URL must not have a query or a fragment');
+  }
+  return raw.trim().replace(/\/+$/, '');
+};
+
+const readTrustedProxies = ({ env, errors }: Reading): readonly string[] => {
+  const raw = env.PAYRAIL_TRUSTED_PROXIES;
+  if (!present(raw)) return [];
+  const entries = commaList(raw);
+  try {
+    addressList(entries);
+  } catch {
+    errors.push(
+      `PAYRAIL_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
+    );
+  }
+  // A /0 block believes X-Forwarded-For from anyone: every client would name its own address,
+  // and API keys' IP whitelists would mean nothing (issue 19, L6).
+  const everyone = entries.filter((entry) => /\/0+$/.test(entry));
+  if (everyone.length > 0) {
+    errors.push(
+      `PAYRAIL_TRUSTED_PROXIES must not trust every address (${everyone.join(', ')}): any ` +
+        'client could then write its own address; list your proxies',
+    );
+  }
+  return entries;
+};
+
+const readUpstreamSandboxSources = (
+  { env, errors }: Reading,
+  environment: Environment,
+): readonly string[] => {
+  const raw = env.PAYRAIL_UPSTREAM_SANDBOX_SOURCES;
+  if (!present(raw)) return defaultUpstreamSandboxSources;
+  if (environment === 'live') {
+    errors.push(
+      'PAYRAIL_UPSTREAM_SANDBOX_SOURCES is a sandbox setting (who may report sandbox chain ' +
+        'payments) and is refused with PAYRAIL_ENV=live; unset it',
+    );
+  }
+  const entries = commaList(raw);
+  if (entries.length === 0 || !entries.every(isIpRange)) {
+    errors.push(
+      `PAYRAIL_UPSTREAM_SANDBOX_SOURCES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
+    );
+  }
+  return entries;
+};
+
+const readUpstreamSandboxSecret = (
+  { env, errors }: Reading,
+  environment: Environment,
+): string | undefined => {
+  const raw = env.PAYRAIL_UPSTREAM_SANDBOX_SECRET;
+  if (raw === undefined || raw === '') return undefined;
+  // Never echoed: it is a secret.
+  if (environment === 'live') {
+    errors.push(
+      'PAYRAIL_UPSTREAM_SANDBOX_SECRET is a sandbox setting (what sandbox chain payment reports ' +
+        'are signed with) and is refused with PAYRAIL_ENV=live; unset it',
+    );
+  } else if (!isSandboxUpstreamSecret(raw)) {
+    errors.push(
+      'PAYRAIL_UPSTREAM_SANDBOX_SECRET must be whsec_ followed by the base64 of 24 to 64 bytes ' +
+        '(or unset: a secret is generated and printed at start)',
+    );
+  }
+  return raw;
+};
+
+const readInspectUrl = ({ env, errors }: Reading, environment: Environment): string | undefined => {
+  const raw = env.PAYRAIL_INSPECT;
+  if (!present(raw)) return undefined;
+  const url = parseUrl(raw.trim());
+  if (url === undefined || (url.protocol !== 'ws:' && url.protocol !== 'wss:')) {
+    errors.push(
+      `PAYRAIL_INSPECT must be the ws:// or wss:// address of an inspector relay, not "${redactUrl(raw)}"`,
+    );
+    return undefined;
+  }
+  // Every decision, amounts and ids included, goes to the relay: in live only to this machine,
+  // unless the operator says so (issue 19, L6).
+  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+  if (environment === 'live' && !loopback && env.PAYRAIL_INSPECT_ALLOW_REMOTE !== '1') {
+    errors.push(
+      'PAYRAIL_INSPECT sends every payout, order and batch decision to the relay: with ' +
+        'PAYRAIL_ENV=live it must be on this machine (127.0.0.1, [::1] or localhost), or set ' +
+        'PAYRAIL_INSPECT_ALLOW_REMOTE=1 to send it elsewhere',
+    );
+  }
+  return url.toString();
+};
+
+/**
+ * Reads the configuration from `env`. Relative paths are resolved against the directory the
+ * command was typed in: `INIT_CWD` (set by pnpm and npm, whose scripts run in the package's own
+ * directory), else `cwd`. Each setting is read in turn, so problems are listed in this order.
+ */
+export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
+  const reading: Reading = { env, errors: [] };
+  const port = readPort(reading);
+  const host = present(env.HOST) ? env.HOST.trim() : defaultHost;
+  const environment = readEnvironment(reading);
+  const adminToken = readAdminToken(reading);
+  const { dataDir, dataDirDisplay } = readDataDir(env, cwd);
+  const config: ServerConfig = {
+    port,
+    host,
+    environment,
+    adminToken,
+    database: readDatabase(reading, dataDir),
+    databaseSchema: readDatabaseSchema(reading),
+    dataDir,
+    dataDirDisplay,
+    allowInsecureWebhooks: readAllowInsecureWebhooks(reading, environment),
+    rateLimit: readRateLimit(reading),
+    addressLimit: readAddressLimit(reading),
+    httpTimeouts: readHttpTimeouts(reading),
+    keySecret: readKeySecret(reading, dataDir),
+    publicUrl: readPublicUrl(reading),
+    trustedProxies: readTrustedProxies(reading),
+    upstreamSandboxSources: readUpstreamSandboxSources(reading, environment),
+    upstreamSandboxSecret: readUpstreamSandboxSecret(reading, environment),
+    inspectUrl: readInspectUrl(reading, environment),
   };
-  /** A whole number from 0 (off) to a million, else the default. */
-  const count = (name: string, fallback: number, unit: string): number => {
-    const raw = env[name];
-    if (!present(raw)) return fallback;
-    const value = Number(raw.trim());
-    if (!/^\d+$/.test(raw.trim()) || value > 1_000_000) {
-      errors.push(`${name} must be a whole number of ${unit} (0 turns it off), not "${raw}"`);
-      return fallback;
-    }
-    return value;
-  };
-  const addressLimit = {
-    failedAuthentications: count(
-      'PAYRAIL_AUTH_FAILURES_PER_ADDRESS',
-      50,
-      'failed authentications per 10 s per client address',
-    ),
-    requestsPerSecond: count(
-      'PAYRAIL_RATE_LIMIT_PER_ADDRESS',
-      100,
-      'requests per second per client address',
-    ),
-  };
-  const httpTimeouts = {
-    requestTimeoutMs: milliseconds('PAYRAIL_REQUEST_TIMEOUT_MS', 30_000),
-    headersTimeoutMs: milliseconds('PAYRAIL_HEADERS_TIMEOUT_MS', 20_000),
-    keepAliveTimeoutMs: milliseconds('PAYRAIL_KEEP_ALIVE_TIMEOUT_MS', 5_000),
-  };
-
-  const keySecret = ((): KeySecretSource => {
-    const raw = env.PAYRAIL_KEY_SECRET;
-    if (raw === undefined || raw === '') return { kind: 'file', path: keySecretFileIn(dataDir) };
-    const secret = new TextEncoder().encode(raw);
-    if (secret.byteLength < minKeySecretBytes) {
-      errors.push(`PAYRAIL_KEY_SECRET must be at least ${minKeySecretBytes} bytes`);
-    }
-    return { kind: 'env', secret };
-  })();
-
-  const publicUrl = ((): string | undefined => {
-    const raw = env.PAYRAIL_PUBLIC_URL;
-    if (!present(raw)) return undefined;
-    const url = parseUrl(raw.trim());
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      errors.push(`PAYRAIL_PUBLIC_URL must be an http:// or https:// URL, not "${raw}"`);
-      return undefined;
-    }
-    if (url.search !== '' || url.hash !== '') {
-      errors.push('PAYRAIL_PUBLIC_URL must not have a query or a fragment');
-    }
-    return raw.trim().replace(/\/+$/, '');
-  })();
-
-  const trustedProxies = ((): readonly string[] => {
-    const raw = env.PAYRAIL_TRUSTED_PROXIES;
-    if (!present(raw)) return [];
-    const entries = raw
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    try {
-      addressList(entries);
-    } catch {
-      errors.push(
-        `PAYRAIL_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
-      );
-    }
-    // A /0 block believes X-Forwarded-For from anyone: every client would name its own address,
-    // and API keys' IP whitelists would mean nothing (issue 19, L6).
-    const everyone = entries.filter((entry) => /\/0+$/.test(entry));
-    if (everyone.length > 0) {
-      errors.push(
-        `PAYRAIL_TRUSTED_PROXIES must not trust every address (${everyone.join(', ')}): any ` +
-          'client could then write its own address; list your proxies',
-      );
-    }
-    return entries;
-  })();
-
-  const upstreamSandboxSources = ((): readonly string[] => {
-    const raw = env.PAYRAIL_UPSTREAM_SANDBOX_SOURCES;
-    if (!present(raw)) return defaultUpstreamSandboxSources;
-    if (environment === 'live') {
-      errors.push(
-        'PAYRAIL_UPSTREAM_SANDBOX_SOURCES is a sandbox setting (who may report sandbox chain ' +
-          'payments) and is refused with PAYRAIL_ENV=live; unset it',
-      );
-    }
-    const entries = raw
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    if (entries.length === 0 || !entries.every(isIpRange)) {
-      errors.push(
-        `PAYRAIL_UPSTREAM_SANDBOX_SOURCES must list IP addresses or CIDR blocks separated by commas, not "${raw}"`,
-      );
-    }
-    return entries;
-  })();
-
-  const upstreamSandboxSecret = ((): string | undefined => {
-    const raw = env.PAYRAIL_UPSTREAM_SANDBOX_SECRET;
-    if (raw === undefined || raw === '') return undefined;
-    // Never echoed: it is a secret.
-    if (environment === 'live') {
-      errors.push(
-        'PAYRAIL_UPSTREAM_SANDBOX_SECRET is a sandbox setting (what sandbox chain payment reports ' +
-          'are signed with) and is refused with PAYRAIL_ENV=live; unset it',
-      );
-    } else if (!isSandboxUpstreamSecret(raw)) {
-      errors.push(
-        'PAYRAIL_UPSTREAM_SANDBOX_SECRET must be whsec_ followed by the base64 of 24 to 64 bytes ' +
-          '(or unset: a secret is generated and printed at start)',
-      );
-    }
-    return raw;
-  })();
-
-  const inspectUrl = ((): string | undefined => {
-    const raw = env.PAYRAIL_INSPECT;
-    if (!present(raw)) return undefined;
-    const url = parseUrl(raw.trim());
-    if (url === undefined || (url.protocol !== 'ws:' && url.protocol !== 'wss:')) {
-      errors.push(
-        `PAYRAIL_INSPECT must be the ws:// or wss:// address of an inspector relay, not "${redactUrl(raw)}"`,
-      );
-      return undefined;
-    }
-    // Every decision, amounts and ids included, goes to the relay: in live only to this machine,
-    // unless the operator says so (issue 19, L6).
-    const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-    if (environment === 'live' && !loopback && env.PAYRAIL_INSPECT_ALLOW_REMOTE !== '1') {
-      errors.push(
-        'PAYRAIL_INSPECT sends every payout, order and batch decision to the relay: with ' +
-          'PAYRAIL_ENV=live it must be on this machine (127.0.0.1, [::1] or localhost), or set ' +
-          'PAYRAIL_INSPECT_ALLOW_REMOTE=1 to send it elsewhere',
-      );
-    }
-    return url.toString();
-  })();
-
-  if (errors.length > 0) return { ok: false, errors };
-  return {
-    ok: true,
-    config: {
-      port,
-      host,
-      environment,
-      adminToken,
-      database,
-      databaseSchema,
-      dataDir,
-      dataDirDisplay,
-      allowInsecureWebhooks,
-      rateLimit,
-      addressLimit,
-      httpTimeouts,
-      keySecret,
-      publicUrl,
-      trustedProxies,
-      upstreamSandboxSources,
-      upstreamSandboxSecret,
-      inspectUrl,
-    },
-  };
+  if (reading.errors.length > 0) return { ok: false, errors: reading.errors };
+  return { ok: true, config };
 };
 
 const parseUrl = (raw: string): URL | undefined => {
@@ -464,89 +494,106 @@ export interface ConfigEntry {
   readonly value: string;
 }
 
-/** The effective configuration, one line per variable, with every secret redacted. */
-export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => [
-  { name: 'PORT', value: String(config.port) },
-  { name: 'HOST', value: config.host },
-  { name: 'PAYRAIL_ENV', value: config.environment },
+/** A limit's line: `0 (off)`, or the limit in words. */
+const limitOrOff = (limit: number, described: string): string =>
+  limit === 0 ? '0 (off)' : `${limit} ${described}`;
+
+/**
+ * Each variable's line of `config show`, in the order shown; a variable that does not apply to
+ * the configuration (`PAYRAIL_EMBEDDED_DATABASE` beside a DATABASE_URL) shows `undefined`.
+ */
+const configLines: readonly {
+  readonly name: string;
+  readonly show: (config: ServerConfig) => string | undefined;
+}[] = [
+  { name: 'PORT', show: (config) => String(config.port) },
+  { name: 'HOST', show: (config) => config.host },
+  { name: 'PAYRAIL_ENV', show: (config) => config.environment },
   {
     name: 'PAYRAIL_ADMIN_TOKEN',
-    value:
+    show: (config) =>
       config.adminToken === undefined
         ? '(unset: generated and printed at each start)'
         : '(set, redacted)',
   },
   {
     name: 'DATABASE_URL',
-    value:
-      config.database.kind === 'server'
-        ? redactConnectionString(config.database.connectionString)
-        : `(unset: ${embeddedNames[config.database.engine]} in ${config.database.directory})`,
+    show: ({ database }) =>
+      database.kind === 'server'
+        ? redactConnectionString(database.connectionString)
+        : `(unset: ${embeddedNames[database.engine]} in ${database.directory})`,
   },
-  ...(config.database.kind === 'embedded'
-    ? [{ name: 'PAYRAIL_EMBEDDED_DATABASE', value: config.database.engine }]
-    : []),
-  { name: 'PAYRAIL_DATABASE_SCHEMA', value: config.databaseSchema },
-  { name: 'PAYRAIL_DATA_DIR', value: config.dataDir },
-  { name: 'PAYRAIL_ALLOW_INSECURE_WEBHOOKS', value: config.allowInsecureWebhooks ? '1' : '0' },
+  {
+    name: 'PAYRAIL_EMBEDDED_DATABASE',
+    show: ({ database }) => (database.kind === 'embedded' ? database.engine : undefined),
+  },
+  { name: 'PAYRAIL_DATABASE_SCHEMA', show: (config) => config.databaseSchema },
+  { name: 'PAYRAIL_DATA_DIR', show: (config) => config.dataDir },
+  {
+    name: 'PAYRAIL_ALLOW_INSECURE_WEBHOOKS',
+    show: (config) => (config.allowInsecureWebhooks ? '1' : '0'),
+  },
   {
     name: 'PAYRAIL_RATE_LIMIT',
-    value: config.rateLimit === 0 ? '0 (off)' : `${config.rateLimit} requests/s per key`,
+    show: (config) => limitOrOff(config.rateLimit, 'requests/s per key'),
   },
   {
     name: 'PAYRAIL_AUTH_FAILURES_PER_ADDRESS',
-    value:
-      config.addressLimit.failedAuthentications === 0
-        ? '0 (off)'
-        : `${config.addressLimit.failedAuthentications} failed authentications per 10 s per client address`,
+    show: ({ addressLimit }) =>
+      limitOrOff(
+        addressLimit.failedAuthentications,
+        'failed authentications per 10 s per client address',
+      ),
   },
   {
     name: 'PAYRAIL_RATE_LIMIT_PER_ADDRESS',
-    value:
-      config.addressLimit.requestsPerSecond === 0
-        ? '0 (off)'
-        : `${config.addressLimit.requestsPerSecond} requests/s per client address on checkout and upstream`,
+    show: ({ addressLimit }) =>
+      limitOrOff(
+        addressLimit.requestsPerSecond,
+        'requests/s per client address on checkout and upstream',
+      ),
   },
   {
     name: 'PAYRAIL_REQUEST_TIMEOUT_MS',
-    value: `${config.httpTimeouts.requestTimeoutMs} ms for a whole request, body included`,
+    show: ({ httpTimeouts }) =>
+      `${httpTimeouts.requestTimeoutMs} ms for a whole request, body included`,
   },
   {
     name: 'PAYRAIL_HEADERS_TIMEOUT_MS',
-    value: `${config.httpTimeouts.headersTimeoutMs} ms for a request's headers`,
+    show: ({ httpTimeouts }) => `${httpTimeouts.headersTimeoutMs} ms for a request's headers`,
   },
   {
     name: 'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS',
-    value: `${config.httpTimeouts.keepAliveTimeoutMs} ms for an idle connection`,
+    show: ({ httpTimeouts }) => `${httpTimeouts.keepAliveTimeoutMs} ms for an idle connection`,
   },
   {
     name: 'PAYRAIL_KEY_SECRET',
-    value:
-      config.keySecret.kind === 'env'
+    show: ({ keySecret }) =>
+      keySecret.kind === 'env'
         ? '(set, redacted)'
-        : `(unset: generated once and kept in ${config.keySecret.path})`,
+        : `(unset: generated once and kept in ${keySecret.path})`,
   },
   {
     name: 'PAYRAIL_PUBLIC_URL',
-    value: config.publicUrl ?? `(unset: ${defaultPublicUrl(config.host, config.port)})`,
+    show: (config) => config.publicUrl ?? `(unset: ${defaultPublicUrl(config.host, config.port)})`,
   },
   {
     name: 'PAYRAIL_TRUSTED_PROXIES',
-    value:
+    show: (config) =>
       config.trustedProxies.length === 0
         ? '(none: the socket address is the client address)'
         : config.trustedProxies.join(','),
   },
   {
     name: 'PAYRAIL_UPSTREAM_SANDBOX_SOURCES',
-    value:
+    show: (config) =>
       config.environment === 'sandbox'
         ? config.upstreamSandboxSources.join(',')
         : '(live: no sandbox provider)',
   },
   {
     name: 'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
-    value:
+    show: (config) =>
       config.environment === 'live'
         ? '(live: no sandbox provider)'
         : config.upstreamSandboxSecret === undefined
@@ -555,6 +602,14 @@ export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] => 
   },
   {
     name: 'PAYRAIL_INSPECT',
-    value: config.inspectUrl === undefined ? '(unset: no inspector)' : redactUrl(config.inspectUrl),
+    show: (config) =>
+      config.inspectUrl === undefined ? '(unset: no inspector)' : redactUrl(config.inspectUrl),
   },
 ];
+
+/** The effective configuration, one line per variable, with every secret redacted. */
+export const describeConfig = (config: ServerConfig): readonly ConfigEntry[] =>
+  configLines.flatMap(({ name, show }) => {
+    const value = show(config);
+    return value === undefined ? [] : [{ name, value }];
+  });

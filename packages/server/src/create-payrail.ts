@@ -202,13 +202,9 @@ const isHttpUrl = (value: string): boolean => {
   }
 };
 
-/** Every problem with `options`, in the order the options are documented. */
-const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
+/** The options that must be there: the store, the environment, the key secret. */
+const requiredOptionProblems = (given: Partial<PayrailOptions>): string[] => {
   const problems: string[] = [];
-  const given = options as Partial<PayrailOptions> | undefined;
-  if (given === undefined || given === null || typeof given !== 'object') {
-    return ['options must be an object'];
-  }
   if (given.store === undefined || typeof given.store?.transaction !== 'function') {
     problems.push('store is required: a payrail Store (memory, PGlite or PostgreSQL)');
   }
@@ -226,6 +222,12 @@ const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
   if (given.publicUrl !== undefined && !isHttpUrl(given.publicUrl)) {
     problems.push('publicUrl must be an absolute http(s) URL without a query');
   }
+  return problems;
+};
+
+/** The sandbox's own options, refused in live; live acquiring's custody port. */
+const environmentOptionProblems = (given: Partial<PayrailOptions>): string[] => {
+  const problems: string[] = [];
   if (given.environment === 'live') {
     if (given.seedSandboxCatalogue === true) {
       problems.push('seedSandboxCatalogue is for the sandbox only');
@@ -249,6 +251,12 @@ const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
   ) {
     problems.push('upstreamSandboxSecret must be whsec_ followed by the base64 of 24 to 64 bytes');
   }
+  return problems;
+};
+
+/** The admin token's length, and the caches' and loops' durations. */
+const tuningOptionProblems = (given: Partial<PayrailOptions>): string[] => {
+  const problems: string[] = [];
   if (given.adminToken !== undefined && given.adminToken.length < 16) {
     problems.push('adminToken must have at least 16 characters');
   }
@@ -267,6 +275,23 @@ const payrailOptionProblems = (options: PayrailOptions): readonly string[] => {
   return problems;
 };
 
+/**
+ * Every problem with `options`, in the order the options are documented. Typed loosely: a
+ * JavaScript host may pass anything, nothing included.
+ */
+const payrailOptionProblems = (
+  given: Partial<PayrailOptions> | null | undefined,
+): readonly string[] => {
+  if (given === undefined || given === null || typeof given !== 'object') {
+    return ['options must be an object'];
+  }
+  return [
+    ...requiredOptionProblems(given),
+    ...environmentOptionProblems(given),
+    ...tuningOptionProblems(given),
+  ];
+};
+
 /** The loops' safety net: how long they sleep at most when no work is told of (ADR 0030). */
 const defaultMaxSleepMs = 60_000;
 
@@ -274,77 +299,77 @@ const defaultLog = (line: string): void => {
   process.stderr.write(`${new Date().toISOString()} payrail: ${line}\n`);
 };
 
-export const createPayrail = async (options: PayrailOptions): Promise<Payrail> => {
-  const problems = payrailOptionProblems(options);
-  if (problems.length > 0) throw new PayrailOptionsError(problems);
+/** What the options settle once checked: each default filled in. */
+interface Settled {
+  readonly isSandbox: boolean;
+  readonly log: (line: string) => void;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly keySecret: Uint8Array;
+  readonly allowInsecureWebhooks: boolean;
+  /** Without a trailing slash. */
+  readonly publicUrl: string;
+}
 
-  const { store, environment } = options;
-  const isSandbox = environment === 'sandbox';
-  const log = options.log ?? defaultLog;
-  const ids = options.ids ?? randomIds;
-  const clock = options.clock ?? (isSandbox ? adjustableClock() : systemClock);
-  const allowInsecureWebhooks = isSandbox && options.allowInsecureWebhooks === true;
-  const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-  // Before anything is written: a store of the other environment is refused, untouched.
-  const recorded = await store.claimEnvironment(environment);
-  if (recorded !== environment) throw new StoreEnvironmentError(recorded, environment);
-  if (isSandbox && options.seedSandboxCatalogue !== false) {
-    await seedSandboxCatalogue(store, ids, clock);
-  }
-
-  const upstreamSandboxSecret =
-    isSandbox && options.acquiringProviders === undefined
-      ? (options.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
-      : undefined;
-
-  // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
-  // the engine runs it after firing the timers.
-  let dispatcher: Dispatcher | undefined;
-  const deps: EngineDeps = {
-    store,
-    clock,
-    ids,
-    settings: {
-      environment,
-      checkoutBaseUrl: `${publicUrl}/checkout`,
-      allowInsecureWebhooks,
-      keySecret: secretBytesOf(options.keySecret),
-      ...(options.keyCheckCacheMs === undefined
-        ? {}
-        : { keyCheckCacheMs: options.keyCheckCacheMs }),
-      ...(options.catalogueCacheMs === undefined
-        ? {}
-        : { catalogueCacheMs: options.catalogueCacheMs }),
-    },
-    // The SSRF guard at create time; the dispatcher runs it again on the address it connects to.
-    outboundUrlGuard: createOutboundUrlGuard({ allowInsecure: allowInsecureWebhooks }),
-    acquiringProviders:
-      options.acquiringProviders ??
-      (upstreamSandboxSecret === undefined
-        ? []
-        : [
-            sandboxAcquiringProvider({
-              allowedSources: defaultUpstreamSandboxSources,
-              secret: upstreamSandboxSecret,
-            }),
-          ]),
-    afterClockAdvance: async () => {
-      await dispatcher?.runOnce().catch((error: unknown) => {
-        log(`webhook dispatcher failed: ${errorSummary(error)}`);
-      });
-      // Both loops planned their sleeps on the clock before it moved.
-      loop?.wake();
-      dispatcher?.wake();
-    },
-    ...(options.executor === undefined ? {} : { payoutExecutor: options.executor }),
-    ...(options.depositAddresses === undefined
-      ? {}
-      : { depositAddresses: options.depositAddresses }),
-    ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+const settledOptions = (options: PayrailOptions): Settled => {
+  const isSandbox = options.environment === 'sandbox';
+  return {
+    isSandbox,
+    log: options.log ?? defaultLog,
+    ids: options.ids ?? randomIds,
+    clock: options.clock ?? (isSandbox ? adjustableClock() : systemClock),
+    keySecret: secretBytesOf(options.keySecret),
+    allowInsecureWebhooks: isSandbox && options.allowInsecureWebhooks === true,
+    publicUrl: (options.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
   };
-  const engine = createEngine(deps);
+};
 
-  const adminToken = options.adminToken ?? generateAdminToken();
+/** The built-in provider of `POST /upstream/acquiring/sandbox`, its reports signed with `secret`. */
+export const sandboxProviders = (
+  allowedSources: readonly string[],
+  secret: string,
+): AcquiringProvider[] => [sandboxAcquiringProvider({ allowedSources, secret })];
+
+const engineDepsOf = (
+  options: PayrailOptions,
+  settled: Settled,
+  upstreamSandboxSecret: string | undefined,
+  afterClockAdvance: () => Promise<void>,
+): EngineDeps => ({
+  store: options.store,
+  clock: settled.clock,
+  ids: settled.ids,
+  settings: {
+    environment: options.environment,
+    checkoutBaseUrl: `${settled.publicUrl}/checkout`,
+    allowInsecureWebhooks: settled.allowInsecureWebhooks,
+    keySecret: settled.keySecret,
+    ...(options.keyCheckCacheMs === undefined ? {} : { keyCheckCacheMs: options.keyCheckCacheMs }),
+    ...(options.catalogueCacheMs === undefined
+      ? {}
+      : { catalogueCacheMs: options.catalogueCacheMs }),
+  },
+  // The SSRF guard at create time; the dispatcher runs it again on the address it connects to.
+  outboundUrlGuard: createOutboundUrlGuard({ allowInsecure: settled.allowInsecureWebhooks }),
+  acquiringProviders:
+    options.acquiringProviders ??
+    (upstreamSandboxSecret === undefined
+      ? []
+      : sandboxProviders(defaultUpstreamSandboxSources, upstreamSandboxSecret)),
+  afterClockAdvance,
+  ...(options.executor === undefined ? {} : { payoutExecutor: options.executor }),
+  ...(options.depositAddresses === undefined ? {} : { depositAddresses: options.depositAddresses }),
+  ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+});
+
+/** The HTTP app over `engine`, with the hosted checkout page at checkout_url. */
+const payrailApp = (
+  engine: Engine,
+  options: PayrailOptions,
+  settled: Settled,
+  adminToken: string,
+): ReturnType<typeof createApp> => {
+  const { log } = settled;
   const app = createApp({
     engine,
     adminToken,
@@ -352,7 +377,7 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     ...(options.addressLimit === undefined ? {} : { addressLimit: options.addressLimit }),
     ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     // `/openapi.json`'s `servers`: only a URL the host gave (else the document's own origin).
-    ...(options.publicUrl === undefined ? {} : { publicUrl }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: settled.publicUrl }),
     logInternalError: ({ method, path, error }) => {
       log(`${method} ${path} failed: ${errorSummary(error)}`);
     },
@@ -372,29 +397,110 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     '/checkout',
     checkoutPages({
       order: (orderId) => engine.checkout.order(orderId),
-      now: () => clock.now(),
+      now: () => settled.clock.now(),
       logError: (error) => log(`checkout page failed: ${errorSummary(error)}`),
     }),
   );
+  return app;
+};
 
+/** The timer loop and the webhook dispatcher: `start()` runs them, `stop()` lets them finish. */
+interface BackgroundWork {
+  /** The dispatcher's pass and both loops' new plans, after the sandbox's clock moved. */
+  afterClockAdvance(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const backgroundWork = (
+  engine: Engine,
+  options: PayrailOptions,
+  settled: Settled,
+): BackgroundWork => {
+  const { store } = options;
+  const { clock, log } = settled;
   const worker = `${hostname()}:${process.pid}`;
   // A stopped dispatcher stays stopped, so each start() gets a fresh one.
   const newDispatcher = (): Dispatcher =>
     createDispatcher({
       store,
       clock,
-      ids,
+      ids: settled.ids,
       callbacks: engine.callbacks,
-      keySecret: deps.settings.keySecret,
-      allowInsecure: allowInsecureWebhooks,
+      keySecret: settled.keySecret,
+      allowInsecure: settled.allowInsecureWebhooks,
       worker,
       log,
     });
-  let webhooks = newDispatcher();
-  dispatcher = webhooks;
+  let dispatcher = newDispatcher();
   let dispatcherStopped = false;
   let loop: TimerLoop | undefined;
   let stopping: Promise<void> | undefined;
+  return {
+    afterClockAdvance: async () => {
+      await dispatcher.runOnce().catch((error: unknown) => {
+        log(`webhook dispatcher failed: ${errorSummary(error)}`);
+      });
+      // Both loops planned their sleeps on the clock before it moved.
+      loop?.wake();
+      dispatcher.wake();
+    },
+    start: () => {
+      if (loop !== undefined) return;
+      stopping = undefined;
+      loop = startTimerLoop({
+        run: () => engine.workers.runDueTimers(worker),
+        nextDueAt: () => store.transaction((tx) => tx.timers.nextDueAt()),
+        clock,
+        ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
+        intervalMs: options.timerIntervalMs ?? defaultMaxSleepMs,
+        log,
+      });
+      if (dispatcherStopped) {
+        dispatcher = newDispatcher();
+        dispatcherStopped = false;
+      }
+      dispatcher.start({ intervalMs: options.dispatchIntervalMs ?? defaultMaxSleepMs });
+    },
+    stop: () => {
+      const running = loop;
+      if (running === undefined) return stopping ?? Promise.resolve();
+      loop = undefined;
+      dispatcherStopped = true;
+      stopping = Promise.all([running.stop(), dispatcher.stop()]).then(() => undefined);
+      return stopping;
+    },
+  };
+};
+
+export const createPayrail = async (options: PayrailOptions): Promise<Payrail> => {
+  const problems = payrailOptionProblems(options);
+  if (problems.length > 0) throw new PayrailOptionsError(problems);
+
+  const { store, environment } = options;
+  const settled = settledOptions(options);
+  // Before anything is written: a store of the other environment is refused, untouched.
+  const recorded = await store.claimEnvironment(environment);
+  if (recorded !== environment) throw new StoreEnvironmentError(recorded, environment);
+  if (settled.isSandbox && options.seedSandboxCatalogue !== false) {
+    await seedSandboxCatalogue(store, settled.ids, settled.clock);
+  }
+  const upstreamSandboxSecret =
+    settled.isSandbox && options.acquiringProviders === undefined
+      ? (options.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
+      : undefined;
+
+  // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
+  // the engine runs it after firing the timers.
+  let work: BackgroundWork | undefined;
+  const engine = createEngine(
+    engineDepsOf(options, settled, upstreamSandboxSecret, async () => {
+      await work?.afterClockAdvance();
+    }),
+  );
+  const adminToken = options.adminToken ?? generateAdminToken();
+  const app = payrailApp(engine, options, settled, adminToken);
+  work = backgroundWork(engine, options, settled);
 
   return {
     environment,
@@ -409,31 +515,7 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     app,
     adminToken,
     upstreamSandboxSecret,
-    start: () => {
-      if (loop !== undefined) return;
-      stopping = undefined;
-      loop = startTimerLoop({
-        run: () => engine.workers.runDueTimers(worker),
-        nextDueAt: () => store.transaction((tx) => tx.timers.nextDueAt()),
-        clock,
-        ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
-        intervalMs: options.timerIntervalMs ?? defaultMaxSleepMs,
-        log,
-      });
-      if (dispatcherStopped) {
-        webhooks = newDispatcher();
-        dispatcher = webhooks;
-        dispatcherStopped = false;
-      }
-      webhooks.start({ intervalMs: options.dispatchIntervalMs ?? defaultMaxSleepMs });
-    },
-    stop: () => {
-      const running = loop;
-      if (running === undefined) return stopping ?? Promise.resolve();
-      loop = undefined;
-      dispatcherStopped = true;
-      stopping = Promise.all([running.stop(), webhooks.stop()]).then(() => undefined);
-      return stopping;
-    },
+    start: work.start,
+    stop: work.stop,
   };
 };

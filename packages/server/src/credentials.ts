@@ -14,7 +14,7 @@ import type { KeySecretSource } from './config.js';
 export const generateAdminToken = (): string => randomBytes(32).toString('base64url');
 
 const isErrno = (error: unknown, code: string): boolean =>
-  (error as NodeJS.ErrnoException | undefined)?.code === code;
+  typeof error === 'object' && error !== null && 'code' in error && error.code === code;
 
 const readSecretFile = async (path: string): Promise<Uint8Array> => {
   const secret = new TextEncoder().encode((await readFile(path, 'utf8')).trim());

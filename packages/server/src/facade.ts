@@ -94,6 +94,18 @@ const queryOf = (params: object | undefined): Query => {
 /** What the answer of `useCase` is once it resolved: `Outcome<Answer>`. */
 type Answer<F> = F extends (...args: never[]) => infer R ? R : never;
 
+/** A merchant's records of one kind (`useCases`): created, read, listed a page at a time, patched. */
+export interface RecordFacade<
+  UseCases extends Record<'create' | 'get' | 'list' | 'update', unknown>,
+  CreateInput,
+  PatchInput,
+> {
+  create(input: CreateInput): Answer<UseCases['create']>;
+  get(id: string): Answer<UseCases['get']>;
+  list(query?: QueryOf<PageQuery>): Answer<UseCases['list']>;
+  update(id: string, input: PatchInput): Answer<UseCases['update']>;
+}
+
 export interface MerchantFacade {
   readonly caller: Caller;
   readonly accounts: {
@@ -123,24 +135,16 @@ export interface MerchantFacade {
       query?: QueryOf<PageQuery>,
     ): Answer<Engine['payouts']['deliveries']>;
   };
-  readonly beneficiaries: {
-    create(input: BeneficiaryCreateRequest): Answer<Engine['beneficiaries']['create']>;
-    get(beneficiaryId: string): Answer<Engine['beneficiaries']['get']>;
-    list(query?: QueryOf<PageQuery>): Answer<Engine['beneficiaries']['list']>;
-    update(
-      beneficiaryId: string,
-      input: BeneficiaryPatchRequest,
-    ): Answer<Engine['beneficiaries']['update']>;
-  };
-  readonly beneficiaryAccounts: {
-    create(input: BeneficiaryAccountCreateRequest): Answer<Engine['beneficiaryAccounts']['create']>;
-    get(accountId: string): Answer<Engine['beneficiaryAccounts']['get']>;
-    list(query?: QueryOf<PageQuery>): Answer<Engine['beneficiaryAccounts']['list']>;
-    update(
-      accountId: string,
-      input: BeneficiaryAccountPatchRequest,
-    ): Answer<Engine['beneficiaryAccounts']['update']>;
-  };
+  readonly beneficiaries: RecordFacade<
+    Engine['beneficiaries'],
+    BeneficiaryCreateRequest,
+    BeneficiaryPatchRequest
+  >;
+  readonly beneficiaryAccounts: RecordFacade<
+    Engine['beneficiaryAccounts'],
+    BeneficiaryAccountCreateRequest,
+    BeneficiaryAccountPatchRequest
+  >;
   readonly orders: {
     create(input: OrderCreateInput): Answer<Engine['acquiring']['create']>;
     get(orderId: string): Answer<Engine['acquiring']['get']>;

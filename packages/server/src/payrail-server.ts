@@ -6,11 +6,16 @@
 import { createServer } from 'node:net';
 import type { Store } from '@payrail/core';
 import { type RunningServer, serve } from '@payrail/http';
-import { generateSandboxUpstreamSecret, sandboxAcquiringProvider } from '@payrail/sandbox';
-import { lockDataDir } from '@payrail/store-postgres';
+import { generateSandboxUpstreamSecret } from '@payrail/sandbox';
+import { type DataDirLock, lockDataDir } from '@payrail/store-postgres';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
-import { createPayrail, StoreEnvironmentError } from './create-payrail.js';
+import {
+  createPayrail,
+  type Payrail,
+  StoreEnvironmentError,
+  sandboxProviders,
+} from './create-payrail.js';
 import { openConfiguredStore } from './embedded-store.js';
 
 export interface PayrailServerOptions {
@@ -50,6 +55,8 @@ export interface PayrailServer {
   stop(): Promise<void>;
 }
 
+type Inspector = ReturnType<typeof createWebSocketInspector>;
+
 /**
  * Stops accepting and resolves once every connection is gone. A keep-alive connection whose
  * request finishes after the close would otherwise idle until its timeout, so idle ones are
@@ -80,19 +87,82 @@ const pickFreePort = (host: string): Promise<number> =>
     });
   });
 
+/** The data directory (its key secret, its embedded database) belongs to one server at a time. */
+const lockOwnDataDir = (options: PayrailServerOptions): Promise<DataDirLock> | undefined =>
+  options.store === undefined && options.config.database.kind === 'embedded'
+    ? lockDataDir(options.config.dataDir, {
+        display: options.config.dataDirDisplay,
+        remedy: 'or set PAYRAIL_DATA_DIR to another directory',
+      })
+    : undefined;
+
+/** payrail as the configuration describes it, over `store`, reached at `publicUrl`. */
+const configuredPayrail = (
+  options: PayrailServerOptions,
+  store: Store,
+  publicUrl: string,
+  inspector: Inspector | undefined,
+): Promise<Payrail> => {
+  const { config } = options;
+  return createPayrail({
+    store,
+    environment: config.environment,
+    keySecret: options.keySecret,
+    publicUrl,
+    adminToken: options.adminToken,
+    allowInsecureWebhooks: config.allowInsecureWebhooks,
+    rateLimit: { requestsPerSecond: config.rateLimit },
+    addressLimit: config.addressLimit,
+    trustedProxies: config.trustedProxies,
+    // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
+    acquiringProviders:
+      config.environment === 'sandbox'
+        ? sandboxProviders(
+            config.upstreamSandboxSources,
+            options.upstreamSandboxSecret ?? generateSandboxUpstreamSecret(),
+          )
+        : [],
+    log: options.log,
+    ...(options.timerIntervalMs === undefined ? {} : { timerIntervalMs: options.timerIntervalMs }),
+    ...(options.dispatchIntervalMs === undefined
+      ? {}
+      : { dispatchIntervalMs: options.dispatchIntervalMs }),
+    ...(inspector === undefined ? {} : { inspect: inspector.inspect }),
+  });
+};
+
+/** What a started server holds, released in order by `stop()`. */
+interface Started {
+  readonly listening: RunningServer;
+  readonly payrail: Payrail;
+  readonly inspector: Inspector | undefined;
+  readonly store: Store;
+  readonly lock: DataDirLock | undefined;
+}
+
+/** Stops once however often it is called: HTTP and payrail together, then the rest. */
+const stopperOf = (options: PayrailServerOptions, started: Started): (() => Promise<void>) => {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= (async () => {
+      await Promise.all([
+        closeHttp(started.listening, options.shutdownGraceMs ?? 10_000),
+        started.payrail.stop(),
+      ]);
+      started.inspector?.stop();
+      if (options.store === undefined) await started.store.close();
+      await started.lock?.release();
+    })();
+    return stopping;
+  };
+};
+
 export const startPayrail = async (options: PayrailServerOptions): Promise<PayrailServer> => {
   const { config, log } = options;
-  // The data directory (its key secret, its embedded database) belongs to one server at a time.
-  const lock =
-    options.store === undefined && config.database.kind === 'embedded'
-      ? await lockDataDir(config.dataDir, {
-          display: config.dataDirDisplay,
-          remedy: 'or set PAYRAIL_DATA_DIR to another directory',
-        })
-      : undefined;
+  const lock = await lockOwnDataDir(options);
   let store: Store | undefined;
   let running: RunningServer | undefined;
-  let inspector: ReturnType<typeof createWebSocketInspector> | undefined;
+  let inspector: Inspector | undefined;
   try {
     store = options.store ?? (await openConfiguredStore(config, log));
     // checkout_url names the public URL: with PORT=0 and none configured the port is chosen
@@ -108,57 +178,12 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
       config.inspectUrl === undefined
         ? undefined
         : createWebSocketInspector({ url: config.inspectUrl });
-    const payrail = await createPayrail({
-      store,
-      environment: config.environment,
-      keySecret: options.keySecret,
-      publicUrl,
-      adminToken: options.adminToken,
-      allowInsecureWebhooks: config.allowInsecureWebhooks,
-      rateLimit: { requestsPerSecond: config.rateLimit },
-      addressLimit: config.addressLimit,
-      trustedProxies: config.trustedProxies,
-      // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
-      acquiringProviders:
-        config.environment === 'sandbox'
-          ? [
-              sandboxAcquiringProvider({
-                allowedSources: config.upstreamSandboxSources,
-                secret: options.upstreamSandboxSecret ?? generateSandboxUpstreamSecret(),
-              }),
-            ]
-          : [],
-      log,
-      ...(options.timerIntervalMs === undefined
-        ? {}
-        : { timerIntervalMs: options.timerIntervalMs }),
-      ...(options.dispatchIntervalMs === undefined
-        ? {}
-        : { dispatchIntervalMs: options.dispatchIntervalMs }),
-      ...(inspector === undefined ? {} : { inspect: inspector.inspect }),
-    });
+    const payrail = await configuredPayrail(options, store, publicUrl, inspector);
     running = await serve(payrail.app, { port, hostname: config.host, ...config.httpTimeouts });
     const listening = running;
     payrail.start();
-
-    const openStoreRef = store;
-    let stopping: Promise<void> | undefined;
-    return {
-      url: listening.url,
-      publicUrl,
-      stop: () => {
-        stopping ??= (async () => {
-          await Promise.all([
-            closeHttp(listening, options.shutdownGraceMs ?? 10_000),
-            payrail.stop(),
-          ]);
-          inspector?.stop();
-          if (options.store === undefined) await openStoreRef.close();
-          await lock?.release();
-        })();
-        return stopping;
-      },
-    };
+    const stop = stopperOf(options, { listening, payrail, inspector, store, lock });
+    return { url: listening.url, publicUrl, stop };
   } catch (error) {
     inspector?.stop();
     if (running !== undefined) await running.close().catch(() => undefined);

@@ -10,6 +10,7 @@ import {
   outboxDestinationKey,
 } from '@payrail/core';
 import {
+  claimableAt,
   earliest,
   isLeaseActive,
   leaseClaimed,
@@ -44,6 +45,62 @@ const headsOf = (state: MemoryState): StoredOutboxMessage[] => {
   return [...heads.values()];
 };
 
+/** The outbox's maps as a unit of work reaches them. */
+interface OutboxAccess {
+  readonly state: MemoryState;
+  readonly undo: UndoLog;
+}
+
+const enqueue = ({ state, undo }: OutboxAccess, messages: readonly NewOutboxMessage[]): void => {
+  for (const input of messages) {
+    const key = dedupeKey(input);
+    if (state.outboxKeys.has(key)) continue;
+    const message: OutboxMessage = {
+      ...structuredClone(input),
+      status: 'pending',
+      attempts: 0,
+    };
+    undo.set(state.outbox, message.outbox_id, {
+      message,
+      seq: state.nextOutboxSeq++,
+      lease: null,
+    });
+    undo.set(state.outboxKeys, key, message.outbox_id);
+  }
+};
+
+const claim = (
+  { state, undo }: OutboxAccess,
+  { worker, now, limit, leaseSeconds }: ClaimOptions,
+): OutboxMessage[] => {
+  const claimed = headsOf(state)
+    .filter((s) => s.message.available_at <= now && !isLeaseActive(s.lease, now))
+    .slice(0, Math.max(0, limit));
+  const lease = { worker, until: now + leaseSeconds };
+  return leaseClaimed(undo, state.outbox, claimed, lease, (s) => ({
+    key: s.message.outbox_id,
+    value: s.message,
+  }));
+};
+
+/** Ends the worker's claim with `change`; false when the worker does not hold the claim. */
+const settle = (
+  { state, undo }: OutboxAccess,
+  outboxId: string,
+  worker: string,
+  change: (message: OutboxMessage) => OutboxMessage,
+): boolean => {
+  const stored = state.outbox.get(outboxId);
+  if (stored === undefined || stored.message.status !== 'pending') return false;
+  if (stored.lease?.worker !== worker) return false;
+  undo.set(state.outbox, outboxId, {
+    ...stored,
+    lease: null,
+    message: change({ ...stored.message, attempts: stored.message.attempts + 1 }),
+  });
+  return true;
+};
+
 export const memoryOutbox = (
   state: MemoryState,
   undo: UndoLog,
@@ -51,87 +108,40 @@ export const memoryOutbox = (
   /** Tells the unit of work that it enqueued (so the store tells `onWork` listeners). */
   noteWork: () => void,
 ): OutboxPort => {
-  /** Ends the worker's claim with `change`; false when the worker does not hold the claim. */
-  const settle = (
-    outboxId: string,
-    worker: string,
-    change: (message: OutboxMessage) => OutboxMessage,
-  ): boolean => {
-    const stored = state.outbox.get(outboxId);
-    if (stored === undefined || stored.message.status !== 'pending') return false;
-    if (stored.lease?.worker !== worker) return false;
-    undo.set(state.outbox, outboxId, {
-      ...stored,
-      lease: null,
-      message: change({ ...stored.message, attempts: stored.message.attempts + 1 }),
-    });
-    return true;
-  };
-
+  const access: OutboxAccess = { state, undo };
   return {
     async enqueue(messages: readonly NewOutboxMessage[]): Promise<void> {
       guard();
       if (messages.length > 0) noteWork();
-      for (const input of messages) {
-        const key = dedupeKey(input);
-        if (state.outboxKeys.has(key)) continue;
-        const message: OutboxMessage = {
-          ...structuredClone(input),
-          status: 'pending',
-          attempts: 0,
-        };
-        undo.set(state.outbox, message.outbox_id, {
-          message,
-          seq: state.nextOutboxSeq++,
-          lease: null,
-        });
-        undo.set(state.outboxKeys, key, message.outbox_id);
-      }
+      enqueue(access, messages);
     },
-
-    async claim({
-      worker,
-      now,
-      limit,
-      leaseSeconds,
-    }: ClaimOptions): Promise<readonly OutboxMessage[]> {
+    async claim(options: ClaimOptions): Promise<readonly OutboxMessage[]> {
       guard();
-      const claimed = headsOf(state)
-        .filter((s) => s.message.available_at <= now && !isLeaseActive(s.lease, now))
-        .slice(0, Math.max(0, limit));
-      const lease = { worker, until: now + leaseSeconds };
-      return leaseClaimed(undo, state.outbox, claimed, lease, (s) => ({
-        key: s.message.outbox_id,
-        value: s.message,
-      }));
+      return claim(access, options);
     },
-
     async complete(outboxId: string, worker: string): Promise<boolean> {
       guard();
-      return settle(outboxId, worker, (message) => ({ ...message, status: 'delivered' }));
+      return settle(access, outboxId, worker, (message) => ({ ...message, status: 'delivered' }));
     },
-
     async retry(outboxId: string, worker: string, availableAt: number): Promise<boolean> {
       guard();
-      return settle(outboxId, worker, (message) => ({ ...message, available_at: availableAt }));
+      return settle(access, outboxId, worker, (message) => ({
+        ...message,
+        available_at: availableAt,
+      }));
     },
-
     async fail(outboxId: string, worker: string): Promise<boolean> {
       guard();
-      return settle(outboxId, worker, (message) => ({ ...message, status: 'failed' }));
+      return settle(access, outboxId, worker, (message) => ({ ...message, status: 'failed' }));
     },
-
     async get(outboxId: string): Promise<OutboxMessage | undefined> {
       guard();
       const stored = state.outbox.get(outboxId);
       return stored === undefined ? undefined : structuredClone(stored.message);
     },
-
     async nextAvailableAt(): Promise<number | undefined> {
       guard();
-      return earliest(
-        headsOf(state).map((s) => Math.max(s.message.available_at, s.lease?.until ?? -Infinity)),
-      );
+      return earliest(headsOf(state).map((s) => claimableAt(s.message.available_at, s.lease)));
     },
   };
 };

@@ -9,6 +9,7 @@ import {
   type Environment,
   type IdempotencyRecord,
   type Journal,
+  type LooseCollectionSpec,
   type OutboxMessage,
   type RecordMeta,
   type TimerRecord,
@@ -50,7 +51,8 @@ export interface StoredTimer {
 }
 
 export interface MemoryState {
-  readonly collections: { readonly [N in CollectionName]: CollectionState };
+  /** Every collection's records; read and made through `collectionStateOf`. */
+  readonly collections: Map<CollectionName, CollectionState>;
   readonly journals: Map<string, StoredJournal>;
   /** By `balanceKey(ledgerAccount, currency)`. */
   readonly balances: Map<string, Decimal>;
@@ -68,26 +70,38 @@ export interface MemoryState {
   environment: Environment | undefined;
 }
 
-export const createMemoryState = (): MemoryState => {
-  const collections = Object.fromEntries(
-    Object.entries(collectionSpecs).map(([name, spec]) => [
-      name,
-      { rows: new Map(), uniques: spec.unique.map(() => new Map<string, string>()) },
-    ]),
-  ) as unknown as MemoryState['collections'];
-  return {
-    collections,
-    journals: new Map(),
-    balances: new Map(),
-    outbox: new Map(),
-    outboxKeys: new Map(),
-    timers: new Map(),
-    idempotency: new Map(),
-    nextOutboxSeq: 1,
-    nextJournalSequence: 1,
-    environment: undefined,
-  };
+const isCollectionName = (name: string): name is CollectionName =>
+  Object.hasOwn(collectionSpecs, name);
+
+export const collectionNames: readonly CollectionName[] =
+  Object.keys(collectionSpecs).filter(isCollectionName);
+
+const emptyCollection = (name: CollectionName): CollectionState => {
+  const spec: LooseCollectionSpec = collectionSpecs[name];
+  return { rows: new Map(), uniques: spec.unique.map(() => new Map<string, string>()) };
 };
+
+/** A collection's records and unique indexes (made empty for a collection not seen yet). */
+export const collectionStateOf = (state: MemoryState, name: CollectionName): CollectionState => {
+  const found = state.collections.get(name);
+  if (found !== undefined) return found;
+  const made = emptyCollection(name);
+  state.collections.set(name, made);
+  return made;
+};
+
+export const createMemoryState = (): MemoryState => ({
+  collections: new Map(collectionNames.map((name) => [name, emptyCollection(name)])),
+  journals: new Map(),
+  balances: new Map(),
+  outbox: new Map(),
+  outboxKeys: new Map(),
+  timers: new Map(),
+  idempotency: new Map(),
+  nextOutboxSeq: 1,
+  nextJournalSequence: 1,
+  environment: undefined,
+});
 
 export const balanceKey = (ledgerAccount: string, currency: string): string =>
   `${ledgerAccount}\u0000${currency}`;
@@ -106,6 +120,10 @@ export const earliest = (times: readonly number[]): number | undefined =>
 
 export const isLeaseActive = (lease: Lease | null, now: number): boolean =>
   lease !== null && now < lease.until;
+
+/** When an entry due at `due` can next be claimed: once it is due and its lease has lapsed. */
+export const claimableAt = (due: number, lease: Lease | null): number =>
+  Math.max(due, lease?.until ?? -Infinity);
 
 /**
  * Leases every claimed entry of `map` (the outbox's or the timers') with `lease`, undoably, and

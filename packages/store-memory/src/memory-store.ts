@@ -6,9 +6,9 @@
  */
 import {
   type Collection,
-  type CollectionName,
   type Collections,
   collectionSpecs,
+  type RecordMeta,
   type Store,
   type StoreTransaction,
 } from '@payrail/core';
@@ -16,7 +16,12 @@ import { memoryCollection } from './memory-collection.js';
 import { memoryIdempotency } from './memory-idempotency.js';
 import { memoryLedger } from './memory-ledger.js';
 import { memoryOutbox } from './memory-outbox.js';
-import { createMemoryState, type MemoryState, type StoredRecord } from './memory-state.js';
+import {
+  collectionNames,
+  collectionStateOf,
+  createMemoryState,
+  type MemoryState,
+} from './memory-state.js';
 import { memoryTimers } from './memory-timers.js';
 import { UndoLog } from './undo-log.js';
 
@@ -41,19 +46,52 @@ const openTransaction = (
   guard: () => void,
   noteWork: () => void,
 ): StoreTransaction => {
-  const collections = Object.fromEntries(
-    (Object.keys(collectionSpecs) as CollectionName[]).map((name) => [
+  const collections: Readonly<Record<string, Collection<RecordMeta>>> = Object.fromEntries(
+    collectionNames.map((name) => [
       name,
-      memoryCollection(collectionSpecs[name], state.collections[name], undo, guard),
+      memoryCollection(collectionSpecs[name], collectionStateOf(state, name), undo, guard),
     ]),
-  ) as Record<CollectionName, Collection<StoredRecord>>;
+  );
   return {
-    ...(collections as unknown as Collections),
+    // Each collection holds its spec's records as bags of fields; the spec makes it typed.
+    ...(collections as Collections),
     ledger: memoryLedger(state, undo, guard),
     outbox: memoryOutbox(state, undo, guard, noteWork),
     timers: memoryTimers(state, undo, guard, noteWork),
     idempotency: memoryIdempotency(state, undo, guard),
   };
+};
+
+/**
+ * Runs `work` on the store's ports, undoing its writes when it throws, and tells the `onWork`
+ * listeners once it finished, if it wrote work.
+ */
+const runUnit = async <T>(
+  state: MemoryState,
+  work: (tx: StoreTransaction) => Promise<T>,
+  tellWork: () => void,
+): Promise<T> => {
+  const undo = new UndoLog();
+  let open = true;
+  // A transaction object kept past its unit of work would write outside the lock.
+  const guard = (): void => {
+    if (!open) throw new Error('this unit of work has already ended');
+  };
+  let wroteWork = false;
+  const noteWork = (): void => {
+    wroteWork = true;
+  };
+  let result: T;
+  try {
+    result = await work(openTransaction(state, undo, guard, noteWork));
+  } catch (error) {
+    undo.rollback();
+    throw error;
+  } finally {
+    open = false;
+  }
+  if (wroteWork) tellWork();
+  return result;
 };
 
 export const createMemoryStore = (): MemoryStore => {
@@ -72,29 +110,9 @@ export const createMemoryStore = (): MemoryStore => {
     }
   };
 
-  const run = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
-    if (closed) throw new Error('the memory store is closed');
-    const undo = new UndoLog();
-    let open = true;
-    // A transaction object kept past its unit of work would write outside the lock.
-    const guard = (): void => {
-      if (!open) throw new Error('this unit of work has already ended');
-    };
-    let wroteWork = false;
-    const noteWork = (): void => {
-      wroteWork = true;
-    };
-    let result: T;
-    try {
-      result = await work(openTransaction(state, undo, guard, noteWork));
-    } catch (error) {
-      undo.rollback();
-      throw error;
-    } finally {
-      open = false;
-    }
-    if (wroteWork) tellWork();
-    return result;
+  const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new Error('the memory store is closed'));
+    return runUnit(state, work, tellWork);
   };
 
   const store: MemoryStore = {

@@ -1,6 +1,7 @@
 /** Durable timers in memory: one per id, claimed with a lease so a crashed worker's claims lapse. */
 import type { ClaimOptions, TimerPort, TimerRecord } from '@payrail/core';
 import {
+  claimableAt,
   compareIds,
   earliest,
   isLeaseActive,
@@ -8,6 +9,24 @@ import {
   type MemoryState,
 } from './memory-state.js';
 import type { UndoLog } from './undo-log.js';
+
+/** The due, unleased timers, soonest first (then by id), leased to the worker. */
+const claimDue = (
+  state: MemoryState,
+  undo: UndoLog,
+  { worker, now, limit, leaseSeconds }: ClaimOptions,
+): TimerRecord[] => {
+  const claimed = [...state.timers.values()]
+    .filter((stored) => stored.timer.due_at <= now && !isLeaseActive(stored.lease, now))
+    .sort(
+      (a, b) => a.timer.due_at - b.timer.due_at || compareIds(a.timer.timer_id, b.timer.timer_id),
+    )
+    .slice(0, Math.max(0, limit));
+  return leaseClaimed(undo, state.timers, claimed, { worker, until: now + leaseSeconds }, (s) => ({
+    key: s.timer.timer_id,
+    value: s.timer,
+  }));
+};
 
 export const memoryTimers = (
   state: MemoryState,
@@ -32,29 +51,9 @@ export const memoryTimers = (
     undo.delete(state.timers, timerId);
   },
 
-  async claimDue({
-    worker,
-    now,
-    limit,
-    leaseSeconds,
-  }: ClaimOptions): Promise<readonly TimerRecord[]> {
+  async claimDue(options: ClaimOptions): Promise<readonly TimerRecord[]> {
     guard();
-    const claimed = [...state.timers.values()]
-      .filter((stored) => stored.timer.due_at <= now && !isLeaseActive(stored.lease, now))
-      .sort(
-        (a, b) => a.timer.due_at - b.timer.due_at || compareIds(a.timer.timer_id, b.timer.timer_id),
-      )
-      .slice(0, Math.max(0, limit));
-    return leaseClaimed(
-      undo,
-      state.timers,
-      claimed,
-      { worker, until: now + leaseSeconds },
-      (s) => ({
-        key: s.timer.timer_id,
-        value: s.timer,
-      }),
-    );
+    return claimDue(state, undo, options);
   },
 
   async complete(timerId: string, worker: string): Promise<boolean> {
@@ -73,8 +72,6 @@ export const memoryTimers = (
 
   async nextDueAt(): Promise<number | undefined> {
     guard();
-    return earliest(
-      [...state.timers.values()].map((s) => Math.max(s.timer.due_at, s.lease?.until ?? -Infinity)),
-    );
+    return earliest([...state.timers.values()].map((s) => claimableAt(s.timer.due_at, s.lease)));
   },
 });

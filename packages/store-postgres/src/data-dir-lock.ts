@@ -7,6 +7,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorCodeOf } from './error-code.js';
 import { restrictToOwner } from './owner-only-files.js';
 
 export interface DataDirLock {
@@ -31,7 +32,7 @@ export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if (errorCodeOf(error) !== 'EPERM') return false;
   }
   return !isZombie(pid);
 };
@@ -90,7 +91,7 @@ export const lockDataDir = async (
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCodeOf(error) !== 'EEXIST') throw error;
     }
     const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim());
     if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {

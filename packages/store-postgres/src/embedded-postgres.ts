@@ -74,14 +74,20 @@ const binaries = async (): Promise<Binaries> => {
     );
   }
   const loaded: unknown = await import(name).catch(() => undefined);
-  const paths = loaded as Partial<Binaries> | undefined;
-  if (typeof paths?.initdb !== 'string' || typeof paths.postgres !== 'string') {
+  if (
+    typeof loaded !== 'object' ||
+    loaded === null ||
+    !('initdb' in loaded) ||
+    typeof loaded.initdb !== 'string' ||
+    !('postgres' in loaded) ||
+    typeof loaded.postgres !== 'string'
+  ) {
     throw new Error(
       `the embedded PostgreSQL needs the optional package ${name}, which is not installed ` +
         '(installed with optional dependencies, it is by default)',
     );
   }
-  return { initdb: paths.initdb, postgres: paths.postgres };
+  return { initdb: loaded.initdb, postgres: loaded.postgres };
 };
 
 /**
@@ -379,14 +385,8 @@ const waitReady = async (
   }
 };
 
-/**
- * Starts the server of `directory` (making its cluster on the first start) and resolves once it
- * takes connections. The caller holds the directory's lock.
- */
-export const startEmbeddedPostgres = async (
-  options: EmbeddedPostgresOptions,
-): Promise<EmbeddedPostgres> => {
-  const { directory } = options;
+/** Refuses a directory whose socket path a Unix socket cannot have. */
+const checkSocketPath = (directory: string): void => {
   const socketPath = join(directory, `.s.PGSQL.${socketPort}`);
   if (Buffer.byteLength(socketPath) > maxSocketPath) {
     throw new Error(
@@ -394,52 +394,61 @@ export const startEmbeddedPostgres = async (
         'bytes a Unix socket may have: choose a shorter data directory',
     );
   }
-  const bin = await binaries();
-  const as = runAs(options);
-  if (as?.kind === 'user') await chown(directory, as.uid, as.gid);
-  if (!existsSync(join(directory, 'data', 'PG_VERSION'))) {
-    await initialise(directory, bin, as).catch((error: unknown) => {
-      throw as?.kind !== 'user'
-        ? error
-        : new Error(
-            `${String(error)}\n(running as root, the embedded PostgreSQL runs as the system user ` +
-              `${as.name}, who must be able to reach ${directory}: every folder above it must let ` +
-              'others pass (x); or run payrail as a user of its own)',
-          );
-    });
-  }
-  await reclaimOrphan(directory, options.log);
+};
 
-  const logPath = join(directory, 'postgres.log');
+/** Makes the cluster on the first start; as a system user, says what it must be able to reach. */
+const ensureCluster = async (
+  directory: string,
+  bin: Binaries,
+  as: RunAs | undefined,
+): Promise<void> => {
+  if (existsSync(join(directory, 'data', 'PG_VERSION'))) return;
+  await initialise(directory, bin, as).catch((error: unknown) => {
+    throw as?.kind !== 'user'
+      ? error
+      : new Error(
+          `${String(error)}\n(running as root, the embedded PostgreSQL runs as the system user ` +
+            `${as.name}, who must be able to reach ${directory}: every folder above it must let ` +
+            'others pass (x); or run payrail as a user of its own)',
+        );
+  });
+};
+
+/** The server's command line: the socket only, and durability no configuration file can undo. */
+const serverArgs = (options: EmbeddedPostgresOptions): string[] => [
+  '-D',
+  join(options.directory, 'data'),
+  '-k',
+  options.directory,
+  '-p',
+  String(socketPort),
+  '-c',
+  'listen_addresses=',
+  '-c',
+  'unix_socket_permissions=0700',
+  // What makes an answer durable, set where no configuration file can turn it off.
+  '-c',
+  'fsync=on',
+  '-c',
+  'synchronous_commit=on',
+  '-c',
+  'full_page_writes=on',
+  '-c',
+  `shared_buffers=${options.sharedBuffers ?? '32MB'}`,
+  '-c',
+  'max_connections=40',
+];
+
+/** Spawns the server, its output appended to `postgres.log`, and tracks it for this process. */
+const spawnServer = async (
+  options: EmbeddedPostgresOptions,
+  bin: Binaries,
+  as: RunAs | undefined,
+): Promise<ChildProcess> => {
+  const logPath = join(options.directory, 'postgres.log');
   const logFd = openSync(logPath, 'a', 0o600);
   if (as?.kind === 'user') await chown(logPath, as.uid, as.gid);
-  const [command, argv, ids] = launch(
-    bin.postgres,
-    [
-      '-D',
-      join(directory, 'data'),
-      '-k',
-      directory,
-      '-p',
-      String(socketPort),
-      '-c',
-      'listen_addresses=',
-      '-c',
-      'unix_socket_permissions=0700',
-      // What makes an answer durable, set where no configuration file can turn it off.
-      '-c',
-      'fsync=on',
-      '-c',
-      'synchronous_commit=on',
-      '-c',
-      'full_page_writes=on',
-      '-c',
-      `shared_buffers=${options.sharedBuffers ?? '32MB'}`,
-      '-c',
-      'max_connections=40',
-    ],
-    as,
-  );
+  const [command, argv, ids] = launch(bin.postgres, serverArgs(options), as);
   const child = spawn(command, argv, {
     // Its own process group: a Ctrl-C in the terminal reaches payrail, which finishes the
     // requests in flight before it stops the database.
@@ -450,12 +459,11 @@ export const startEmbeddedPostgres = async (
   });
   closeSync(logFd);
   track(child);
-  try {
-    await waitReady(child, directory, options.startTimeoutMs ?? 120_000);
-  } catch (error) {
-    if (child.exitCode === null) child.kill('SIGQUIT');
-    throw error;
-  }
+  return child;
+};
+
+/** The running server's handle: `stop()` asks once, then insists after a minute. */
+const serverHandle = (child: ChildProcess, directory: string): EmbeddedPostgres => {
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -477,4 +485,28 @@ export const startEmbeddedPostgres = async (
       return stopping;
     },
   };
+};
+
+/**
+ * Starts the server of `directory` (making its cluster on the first start) and resolves once it
+ * takes connections. The caller holds the directory's lock.
+ */
+export const startEmbeddedPostgres = async (
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgres> => {
+  const { directory } = options;
+  checkSocketPath(directory);
+  const bin = await binaries();
+  const as = runAs(options);
+  if (as?.kind === 'user') await chown(directory, as.uid, as.gid);
+  await ensureCluster(directory, bin, as);
+  await reclaimOrphan(directory, options.log);
+  const child = await spawnServer(options, bin, as);
+  try {
+    await waitReady(child, directory, options.startTimeoutMs ?? 120_000);
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGQUIT');
+    throw error;
+  }
+  return serverHandle(child, directory);
 };

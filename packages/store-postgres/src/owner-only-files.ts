@@ -8,13 +8,14 @@
  */
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorCodeOf } from './error-code.js';
 
 const folderMode = 0o700;
 const fileMode = 0o600;
 
 /** PGlite may remove a file (a recycled log segment) while the walk is on its way to it. */
 const unlessGone = (error: unknown): undefined => {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  if (errorCodeOf(error) === 'ENOENT') return undefined;
   throw error;
 };
 

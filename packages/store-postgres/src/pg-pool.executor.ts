@@ -29,21 +29,15 @@ const ownParsers: Readonly<Record<number, (text: string) => unknown>> = {
 };
 
 const payrailTypes: CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    ownParsers[oid] ?? types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    ownParsers[oid] ?? types.getTypeParser(oid, format),
 };
 
-interface Queryable {
-  query(config: { text: string; values: unknown[]; types: CustomTypesConfig }): Promise<{
-    rows: unknown[];
-  }>;
-  query(text: string): Promise<unknown>;
-}
-
-const sessionOf = (target: Queryable): SqlSession => ({
+/** A pool, or one connection taken from it: node-postgres types the rows as the caller asks. */
+const sessionOf = (target: Pool | PoolClient): SqlSession => ({
   async query<R extends object>(text: string, params: readonly SqlValue[] = []) {
-    const result = await target.query({ text, values: [...params], types: payrailTypes });
-    return { rows: result.rows as R[] } satisfies SqlResult<R>;
+    const result = await target.query<R>({ text, values: [...params], types: payrailTypes });
+    return { rows: result.rows } satisfies SqlResult<R>;
   },
   async exec(script: string) {
     await target.query(script);
@@ -73,7 +67,7 @@ const runOnce =
     client.on('error', onError);
     try {
       await client.query('BEGIN');
-      const result = await work(sessionOf(client as unknown as Queryable));
+      const result = await work(sessionOf(client));
       const commit = await client.query('COMMIT');
       if (commit.command === 'ROLLBACK') throw new TransactionRolledBack();
       return result;
@@ -126,7 +120,7 @@ const listen =
   };
 
 export const pgPoolExecutor = (pool: Pool, options: PgPoolExecutorOptions): SqlExecutor => ({
-  ...sessionOf(pool as unknown as Queryable),
+  ...sessionOf(pool),
   transaction: retryingTransactions(runOnce(pool), options.retry ?? defaultRetryPolicy),
   listen: listen(pool),
   async close() {

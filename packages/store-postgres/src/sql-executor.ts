@@ -3,6 +3,7 @@
  * connections) and PGlite (one embedded connection) both sit behind it, so every statement of the
  * store is written once. Transient conflicts are retried here and nowhere else.
  */
+import { errorCodeOf } from './error-code.js';
 
 /** What a statement parameter may be; JSON documents are passed as strings and cast (`$1::jsonb`). */
 export type SqlValue = string | number | boolean | null;
@@ -62,10 +63,8 @@ export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 5,
 /** SQLSTATE 40001 (serialization_failure) and 40P01 (deadlock_detected). */
 const transientCodes: ReadonlySet<string> = new Set(['40001', '40P01']);
 
-export const sqlStateOf = (error: unknown): string | undefined => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-};
+/** The SQLSTATE of a driver's error. */
+export const sqlStateOf = (error: unknown): string | undefined => errorCodeOf(error);
 
 export const isTransientConflict = (error: unknown): boolean =>
   transientCodes.has(sqlStateOf(error) ?? '');

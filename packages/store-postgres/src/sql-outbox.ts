@@ -32,134 +32,161 @@ const messageOf = (row: OutboxRow): OutboxMessage => ({
 /** Rows per INSERT: 11 parameters each stays far below PostgreSQL's 65535. */
 const enqueueChunk = 500;
 
-export const sqlOutbox = (context: UnitContext): OutboxPort => {
-  const { session } = context;
-  const outbox = context.table('outbox');
-  const selectById = `SELECT ${outboxColumns} FROM ${outbox} WHERE outbox_id = $1`;
-
+/** The outbox table in the unit of work's schema. */
+interface OutboxTable {
+  readonly context: UnitContext;
+  /** The qualified table name. */
+  readonly outbox: string;
   /** `o` is the oldest pending message of its queue (destination and business object). */
-  const isQueueHead = `NOT EXISTS (
+  readonly isQueueHead: string;
+}
+
+const outboxTableOf = (context: UnitContext): OutboxTable => {
+  const outbox = context.table('outbox');
+  return {
+    context,
+    outbox,
+    isQueueHead: `NOT EXISTS (
       SELECT 1 FROM ${outbox} p
        WHERE p.status = 'pending'
          AND p.destination_key = o.destination_key
          AND p.business_type = o.business_type
          AND p.business_id = o.business_id
-         AND (p.created_at, p.seq) < (o.created_at, o.seq))`;
+         AND (p.created_at, p.seq) < (o.created_at, o.seq))`,
+  };
+};
 
-  const enqueueRows = async (messages: readonly NewOutboxMessage[]): Promise<void> => {
-    const params: SqlValue[] = [];
-    const rows = messages.map((m) => {
-      params.push(
-        m.outbox_id,
-        m.event_id,
-        m.account_id,
-        m.business_type,
-        m.business_id,
-        m.event_type,
-        outboxDestinationKey(m.destination),
-        JSON.stringify(m.destination),
-        JSON.stringify(m.payload),
-        m.available_at,
-        m.created_at,
-      );
-      const n = params.length - 11;
-      const p = (i: number): string => `$${n + i}`;
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::jsonb,
+const enqueueRows = async (
+  { context, outbox }: OutboxTable,
+  messages: readonly NewOutboxMessage[],
+): Promise<void> => {
+  const params: SqlValue[] = [];
+  const rows = messages.map((m) => {
+    params.push(
+      m.outbox_id,
+      m.event_id,
+      m.account_id,
+      m.business_type,
+      m.business_id,
+      m.event_type,
+      outboxDestinationKey(m.destination),
+      JSON.stringify(m.destination),
+      JSON.stringify(m.payload),
+      m.available_at,
+      m.created_at,
+    );
+    const n = params.length - 11;
+    const p = (i: number): string => `$${n + i}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::jsonb,
         ${p(9)}::jsonb, 'pending', 0, ${p(10)}::bigint, ${p(11)}::bigint)`;
-    });
-    // Rows are inserted in list order, so `seq` keeps the enqueue order.
-    const written = context.writingWork(
-      `INSERT INTO ${outbox} (outbox_id, event_id, account_id, business_type, business_id,
+  });
+  // Rows are inserted in list order, so `seq` keeps the enqueue order.
+  const written = context.writingWork(
+    `INSERT INTO ${outbox} (outbox_id, event_id, account_id, business_type, business_id,
           event_type, destination_key, destination, payload, status, attempts, available_at,
           created_at)
         VALUES ${rows.join(', ')}
         ON CONFLICT DO NOTHING`,
-      params,
-    );
-    await session.query(written.text, written.params);
-  };
+    params,
+  );
+  await context.session.query(written.text, written.params);
+};
 
-  /** Ends the worker's claim with `assignments`; false when the worker does not hold it. */
-  const settle = async (
-    outboxId: string,
-    worker: string,
-    assignments: string,
-    extra: readonly SqlValue[] = [],
-  ): Promise<boolean> => {
-    const { rows } = await session.query(
-      `UPDATE ${outbox}
+const enqueue = async (
+  target: OutboxTable,
+  messages: readonly NewOutboxMessage[],
+): Promise<void> => {
+  for (let i = 0; i < messages.length; i += enqueueChunk) {
+    await enqueueRows(target, messages.slice(i, i + enqueueChunk));
+  }
+};
+
+/**
+ * A message is claimable when it is the oldest pending one of its queue (destination and
+ * business object), due, and not under an active lease. The head test reads without
+ * SKIP LOCKED, so a head locked by another claimer hides its whole queue instead of letting
+ * the next message overtake it; the lock then skips heads another claimer holds, and
+ * PostgreSQL re-checks a row that changed meanwhile before this claim takes it.
+ */
+const claim = async (
+  { context, outbox, isQueueHead }: OutboxTable,
+  { worker, now, limit, leaseSeconds }: ClaimOptions,
+): Promise<OutboxMessage[]> => {
+  if (limit <= 0) return [];
+  const { rows } = await context.session.query<OutboxRow>(
+    `WITH heads AS (
+       SELECT o.outbox_id FROM ${outbox} o
+        WHERE o.status = 'pending'
+          AND o.available_at <= $1::bigint
+          AND (o.claimed_until IS NULL OR o.claimed_until <= $1::bigint)
+          AND ${isQueueHead}
+        ORDER BY o.created_at, o.seq
+        LIMIT $2
+        FOR UPDATE OF o SKIP LOCKED)
+     UPDATE ${outbox} AS m
+        SET claimed_by = $3, claimed_until = $1::bigint + $4::bigint
+       FROM heads
+      WHERE m.outbox_id = heads.outbox_id
+     RETURNING m.seq, ${outboxColumns
+       .split(',')
+       .map((column) => `m.${column.trim()}`)
+       .join(', ')}`,
+    [now, limit, worker, leaseSeconds],
+  );
+  return [...rows]
+    .sort((a, b) => a.created_at - b.created_at || (a.seq ?? 0) - (b.seq ?? 0))
+    .map(messageOf);
+};
+
+/** Ends the worker's claim with `assignments`; false when the worker does not hold it. */
+const settle = async (
+  { context, outbox }: OutboxTable,
+  outboxId: string,
+  worker: string,
+  assignments: string,
+  extra: readonly SqlValue[] = [],
+): Promise<boolean> => {
+  const { rows } = await context.session.query(
+    `UPDATE ${outbox}
           SET ${assignments}, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL
         WHERE outbox_id = $1 AND claimed_by = $2 AND status = 'pending'
         RETURNING 1 AS settled`,
-      [outboxId, worker, ...extra],
-    );
-    return rows.length > 0;
-  };
+    [outboxId, worker, ...extra],
+  );
+  return rows.length > 0;
+};
 
-  return {
-    enqueue: (messages: readonly NewOutboxMessage[]) =>
-      context.run(async () => {
-        for (let i = 0; i < messages.length; i += enqueueChunk) {
-          await enqueueRows(messages.slice(i, i + enqueueChunk));
-        }
-      }),
-
-    /**
-     * A message is claimable when it is the oldest pending one of its queue (destination and
-     * business object), due, and not under an active lease. The head test reads without
-     * SKIP LOCKED, so a head locked by another claimer hides its whole queue instead of letting
-     * the next message overtake it; the lock then skips heads another claimer holds, and
-     * PostgreSQL re-checks a row that changed meanwhile before this claim takes it.
-     */
-    claim: ({ worker, now, limit, leaseSeconds }: ClaimOptions) =>
-      context.run(async () => {
-        if (limit <= 0) return [];
-        const { rows } = await session.query<OutboxRow>(
-          `WITH heads AS (
-             SELECT o.outbox_id FROM ${outbox} o
-              WHERE o.status = 'pending'
-                AND o.available_at <= $1::bigint
-                AND (o.claimed_until IS NULL OR o.claimed_until <= $1::bigint)
-                AND ${isQueueHead}
-              ORDER BY o.created_at, o.seq
-              LIMIT $2
-              FOR UPDATE OF o SKIP LOCKED)
-           UPDATE ${outbox} AS m
-              SET claimed_by = $3, claimed_until = $1::bigint + $4::bigint
-             FROM heads
-            WHERE m.outbox_id = heads.outbox_id
-           RETURNING m.seq, ${outboxColumns
-             .split(',')
-             .map((column) => `m.${column.trim()}`)
-             .join(', ')}`,
-          [now, limit, worker, leaseSeconds],
-        );
-        return [...rows]
-          .sort((a, b) => a.created_at - b.created_at || (a.seq ?? 0) - (b.seq ?? 0))
-          .map(messageOf);
-      }),
-
-    complete: (outboxId: string, worker: string) =>
-      context.run(() => settle(outboxId, worker, `status = 'delivered'`)),
-
-    retry: (outboxId: string, worker: string, availableAt: number) =>
-      context.run(() => settle(outboxId, worker, 'available_at = $3::bigint', [availableAt])),
-
-    fail: (outboxId: string, worker: string) =>
-      context.run(() => settle(outboxId, worker, `status = 'failed'`)),
-
-    get: (outboxId: string) =>
-      context.run(() => selectOne(session, selectById, [outboxId], messageOf)),
-
-    /** Over the heads of the queues only, as `claim` sees them (the same NOT EXISTS test). */
-    nextAvailableAt: () =>
-      context.run(async () => {
-        const { rows } = await session.query<{ next: number | null }>(
-          `SELECT min(GREATEST(o.available_at, o.claimed_until)) AS next FROM ${outbox} o
+/** Over the heads of the queues only, as `claim` sees them (the same NOT EXISTS test). */
+const nextAvailableAt = async ({
+  context,
+  outbox,
+  isQueueHead,
+}: OutboxTable): Promise<number | undefined> => {
+  const { rows } = await context.session.query<{ next: number | null }>(
+    `SELECT min(GREATEST(o.available_at, o.claimed_until)) AS next FROM ${outbox} o
             WHERE o.status = 'pending'
               AND ${isQueueHead}`,
-        );
-        return rows[0]?.next ?? undefined;
-      }),
+  );
+  return rows[0]?.next ?? undefined;
+};
+
+export const sqlOutbox = (context: UnitContext): OutboxPort => {
+  const target = outboxTableOf(context);
+  const selectById = `SELECT ${outboxColumns} FROM ${target.outbox} WHERE outbox_id = $1`;
+  return {
+    enqueue: (messages: readonly NewOutboxMessage[]) =>
+      context.run(() => enqueue(target, messages)),
+    claim: (options: ClaimOptions) => context.run(() => claim(target, options)),
+    complete: (outboxId: string, worker: string) =>
+      context.run(() => settle(target, outboxId, worker, `status = 'delivered'`)),
+    retry: (outboxId: string, worker: string, availableAt: number) =>
+      context.run(() =>
+        settle(target, outboxId, worker, 'available_at = $3::bigint', [availableAt]),
+      ),
+    fail: (outboxId: string, worker: string) =>
+      context.run(() => settle(target, outboxId, worker, `status = 'failed'`)),
+    get: (outboxId: string) =>
+      context.run(() => selectOne(context.session, selectById, [outboxId], messageOf)),
+    nextAvailableAt: () => context.run(() => nextAvailableAt(target)),
   };
 };

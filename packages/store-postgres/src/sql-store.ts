@@ -6,21 +6,21 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type {
   Collection,
-  CollectionName,
   Collections,
   Environment,
+  RecordMeta,
   Store,
   StoreTransaction,
 } from '@payrail/core';
 import { migrate } from './migrations/migrate.js';
-import { type StoredRecord, sqlCollection } from './sql-collection.js';
+import { sqlCollection } from './sql-collection.js';
 import type { SqlExecutor, SqlSession } from './sql-executor.js';
 import { sqlIdempotency } from './sql-idempotency.js';
 import { sqlLedger } from './sql-ledger.js';
 import { sqlOutbox } from './sql-outbox.js';
 import { sqlTimers } from './sql-timers.js';
 import { openUnit, type UnitContext } from './sql-unit-of-work.js';
-import { collectionNames, tableIn, tableLayouts } from './table-layout.js';
+import { collectionNames, tableIn, tableLayoutOf } from './table-layout.js';
 
 /** Where payrail's tables live unless a store is told otherwise. */
 export const defaultSchema = 'payrail';
@@ -48,11 +48,12 @@ export const internalsOf = (store: PostgresStore): StoreInternals => {
 };
 
 const openTransaction = (context: UnitContext): StoreTransaction => {
-  const collections = Object.fromEntries(
-    collectionNames.map((name) => [name, sqlCollection(tableLayouts[name], context)]),
-  ) as Record<CollectionName, Collection<StoredRecord>>;
+  const collections: Readonly<Record<string, Collection<RecordMeta>>> = Object.fromEntries(
+    collectionNames.map((name) => [name, sqlCollection(tableLayoutOf(name), context)]),
+  );
   return {
-    ...(collections as unknown as Collections),
+    // Each table's collection holds its spec's records as bags of fields; the spec makes it typed.
+    ...(collections as Collections),
     ledger: sqlLedger(context),
     outbox: sqlOutbox(context),
     timers: sqlTimers(context),
@@ -124,6 +125,68 @@ const workSignal = (executor: SqlExecutor, schema: string) => {
   };
 };
 
+type WorkSignal = ReturnType<typeof workSignal>;
+
+/**
+ * Runs `work` as one transaction of the executor, on the store's ports, and tells this process's
+ * `onWork` listeners once it committed, if it wrote work.
+ */
+const runUnit = <T>(
+  executor: SqlExecutor,
+  schema: string,
+  signal: WorkSignal,
+  work: (tx: StoreTransaction) => Promise<T>,
+): Promise<T> => {
+  // Of the attempts the executor makes, the one that committed is the last.
+  let wroteWork = false;
+  return executor
+    .transaction(async (session) => {
+      wroteWork = false;
+      const handle = openUnit(session, schema, signal.notice);
+      let result: T;
+      try {
+        result = await work(openTransaction(handle.context));
+      } finally {
+        await handle.end();
+      }
+      if (handle.wroteWork && !handle.notified && signal.notice !== undefined) {
+        await signal.notify(session);
+      }
+      wroteWork = handle.wroteWork;
+      return result;
+    })
+    .then((result) => {
+      if (wroteWork) signal.tell();
+      return result;
+    });
+};
+
+/**
+ * The environment the schema recorded first. Under READ COMMITTED a concurrent first claim
+ * makes the insert wait, then do nothing; the select, a statement of its own, sees the row that
+ * won.
+ */
+const claimEnvironment = (
+  executor: SqlExecutor,
+  schema: string,
+  environment: Environment,
+): Promise<Environment> => {
+  const table = tableIn(schema)('store_environment');
+  return executor.transaction(async (session) => {
+    await session.query(
+      `INSERT INTO ${table} (environment) VALUES ($1)
+         ON CONFLICT DO NOTHING`,
+      [environment],
+    );
+    const { rows } = await session.query<{ environment: Environment }>(
+      `SELECT environment FROM ${table}`,
+    );
+    const recorded = rows[0]?.environment;
+    if (recorded === undefined) throw new Error('the store recorded no environment');
+    return recorded;
+  });
+};
+
 /** Migrates the schema, then answers the store; closes the executor if migrating fails. */
 export const createSqlStore = async (
   executor: SqlExecutor,
@@ -146,28 +209,7 @@ export const createSqlStore = async (
     },
     transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       if (closed) return Promise.reject(new Error('the PostgreSQL store is closed'));
-      // Of the attempts the executor makes, the one that committed is the last.
-      let wroteWork = false;
-      const unit = executor
-        .transaction(async (session) => {
-          wroteWork = false;
-          const handle = openUnit(session, schema, signal.notice);
-          let result: T;
-          try {
-            result = await work(openTransaction(handle.context));
-          } finally {
-            await handle.end();
-          }
-          if (handle.wroteWork && !handle.notified && signal.notice !== undefined) {
-            await signal.notify(session);
-          }
-          wroteWork = handle.wroteWork;
-          return result;
-        })
-        .then((result) => {
-          if (wroteWork) signal.tell();
-          return result;
-        });
+      const unit = runUnit(executor, schema, signal, work);
       running.add(unit);
       const forget = (): void => {
         running.delete(unit);
@@ -178,22 +220,7 @@ export const createSqlStore = async (
     onWork: (listener) => signal.subscribe(listener),
     async claimEnvironment(environment) {
       if (closed) throw new Error('the PostgreSQL store is closed');
-      // Under READ COMMITTED a concurrent first claim makes the insert wait, then do nothing;
-      // the select, a statement of its own, sees the row that won.
-      const table = tableIn(schema)('store_environment');
-      return executor.transaction(async (session) => {
-        await session.query(
-          `INSERT INTO ${table} (environment) VALUES ($1)
-             ON CONFLICT DO NOTHING`,
-          [environment],
-        );
-        const { rows } = await session.query<{ environment: Environment }>(
-          `SELECT environment FROM ${table}`,
-        );
-        const recorded = rows[0]?.environment;
-        if (recorded === undefined) throw new Error('the store recorded no environment');
-        return recorded;
-      });
+      return claimEnvironment(executor, schema, environment);
     },
     async close(): Promise<void> {
       if (closed) return;

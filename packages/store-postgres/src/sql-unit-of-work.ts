@@ -5,6 +5,7 @@
  * refuses leaves nothing behind and the unit of work stays usable.
  */
 import { type LooseCollectionSpec, StoreFailure } from '@payrail/core';
+import { constraintOf } from './error-code.js';
 import { type SqlSession, type SqlValue, sqlStateOf } from './sql-executor.js';
 import { tableIn } from './table-layout.js';
 
@@ -107,7 +108,7 @@ export const uniqueFailureOf = (
   uniqueIndexes: ReadonlyMap<string, readonly string[]>,
 ): StoreFailure | undefined => {
   if (sqlStateOf(error) !== '23505') return undefined;
-  const constraint = (error as { constraint?: unknown }).constraint;
-  const fields = typeof constraint === 'string' ? uniqueIndexes.get(constraint) : undefined;
+  const constraint = constraintOf(error);
+  const fields = constraint === undefined ? undefined : uniqueIndexes.get(constraint);
   return fields === undefined ? undefined : new StoreFailure('unique_violation', spec.name, fields);
 };

@@ -49,11 +49,19 @@ const layoutOf = (collection: CollectionName): TableLayout => {
   };
 };
 
-export const collectionNames = Object.keys(collectionSpecs) as readonly CollectionName[];
+const isCollectionName = (name: string): name is CollectionName =>
+  Object.hasOwn(collectionSpecs, name);
 
-export const tableLayouts: { readonly [N in CollectionName]: TableLayout } = Object.fromEntries(
+export const collectionNames: readonly CollectionName[] =
+  Object.keys(collectionSpecs).filter(isCollectionName);
+
+const tableLayouts: ReadonlyMap<CollectionName, TableLayout> = new Map(
   collectionNames.map((name) => [name, layoutOf(name)]),
-) as { readonly [N in CollectionName]: TableLayout };
+);
+
+/** The layout of a collection's table. */
+export const tableLayoutOf = (collection: CollectionName): TableLayout =>
+  tableLayouts.get(collection) ?? layoutOf(collection);
 
 /** A double-quoted SQL identifier. */
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;

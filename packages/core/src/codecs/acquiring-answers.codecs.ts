@@ -47,13 +47,16 @@ export const OrderView = t.strict({
 });
 export type OrderView = t.TypeOf<typeof OrderView>;
 
-/** `data.payment_address`: where the payer sends the tokens, once a token is chosen. */
-export const PaymentAddressView = t.strict({
+/** A token and the address it is paid to: a payment address, and each payment to it. */
+const tokenAddress = {
   network: ChainNetworkCode,
   currency: CryptoCurrencyCode,
   token_id: PayTokenIdCode,
   address: t.string,
-});
+};
+
+/** `data.payment_address`: where the payer sends the tokens, once a token is chosen. */
+export const PaymentAddressView = t.strict(tokenAddress);
 export type PaymentAddressView = t.TypeOf<typeof PaymentAddressView>;
 
 /** The answer of order create, get and close: `{order}`, plus `payment_address` once chosen. */
@@ -69,10 +72,7 @@ export type OrderAnswer = t.TypeOf<typeof OrderAnswer>;
 export const PaymentView = t.strict({
   payment_id: t.string,
   order_id: t.string,
-  network: ChainNetworkCode,
-  currency: CryptoCurrencyCode,
-  token_id: PayTokenIdCode,
-  address: t.string,
+  ...tokenAddress,
   /** At the pay scale (6 decimals). */
   amount: DecimalString,
   tx_hash: t.string,

@@ -161,9 +161,11 @@ const AccountFields = leafFrom<AccountFieldValues>(
       return value === undefined ? [] : [[key, value]];
     });
     const broken = entries.find(([, value]) => typeof value !== 'string');
-    // Sound: no entry holds anything but a string once none is broken.
+    const texts = entries.flatMap(([key, value]): [string, string][] =>
+      typeof value === 'string' ? [[key, value]] : [],
+    );
     return broken === undefined
-      ? E.right(Object.fromEntries(entries) as AccountFieldValues)
+      ? E.right(Object.fromEntries(texts))
       : E.left(payrailError('account_field_invalid', { name: broken[0] }));
   },
   {

@@ -51,7 +51,7 @@ export const beneficiaryFieldKeys = [
 export type BeneficiaryFieldKey = (typeof beneficiaryFieldKeys)[number];
 
 const isBeneficiaryFieldKey = (key: string): key is BeneficiaryFieldKey =>
-  (beneficiaryFieldKeys as readonly string[]).includes(key);
+  beneficiaryFieldKeys.some((fieldKey) => fieldKey === key);
 
 /**
  * The officially assigned ISO 3166-1 alpha-2 codes, plus XK (Kosovo), which banks and payment
@@ -269,17 +269,17 @@ export const Beneficiary = request(
 );
 export type Beneficiary = t.TypeOf<typeof Beneficiary>;
 
-const missingKeys = (fields: BeneficiaryFields, required: readonly string[]): string[] => [
+const missingKeys = (fields: object, required: readonly string[]): string[] => [
   ...new Set(required.filter((key) => !Object.hasOwn(fields, key))),
 ];
 
 /** Every field `required` names that `fields` lacks, in the route's order, through `missing`. */
 const requireFields =
   (missing: (fields: string) => PayrailError) =>
-  (
-    fields: BeneficiaryFields,
+  <F extends Readonly<Record<string, string | undefined>>>(
+    fields: F,
     required: readonly string[],
-  ): E.Either<PayrailError, BeneficiaryFields> => {
+  ): E.Either<PayrailError, F> => {
     const keys = missingKeys(fields, required);
     return keys.length === 0 ? E.right(fields) : E.left(missing(keys.join(', ')));
   };

@@ -93,22 +93,25 @@ export const holdsNonText = (u: unknown): boolean => {
   return false;
 };
 
-/** Structural equality of JSON values (key order aside). */
-export const sameJson = (a: unknown, b: unknown): boolean => {
+/**
+ * Structural equality of JSON values: the same members and items, key order aside (unlike a
+ * comparison of their JSON texts).
+ */
+export const equalJsonValues = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     return (
       Array.isArray(a) &&
       Array.isArray(b) &&
       a.length === b.length &&
-      a.every((item, i) => sameJson(item, b[i]))
+      a.every((item, i) => equalJsonValues(item, b[i]))
     );
   }
   if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const keys = Object.keys(a);
   return (
     keys.length === Object.keys(b).length &&
-    keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
+    keys.every((key) => Object.hasOwn(b, key) && equalJsonValues(a[key], b[key]))
   );
 };
 
@@ -157,13 +160,18 @@ const withoutPrototypeMember = (object: JsonObject): JsonObject =>
 export type CatalogueValidationError = t.ValidationError & { readonly payrailError: PayrailError };
 
 /** An io-ts failure that carries the catalogue's error (its message is the error's). */
-export const fail = <A>(u: unknown, c: t.Context, error: PayrailError): t.Validation<A> =>
-  t.failures([
-    { value: u, context: c, message: error.message, payrailError: error } as t.ValidationError,
-  ]);
+export const fail = <A>(u: unknown, c: t.Context, error: PayrailError): t.Validation<A> => {
+  const failure: CatalogueValidationError = {
+    value: u,
+    context: c,
+    message: error.message,
+    payrailError: error,
+  };
+  return t.failures([failure]);
+};
 
 export const payrailErrorOf = (error: t.ValidationError): PayrailError | undefined => {
-  const candidate = (error as Partial<CatalogueValidationError>).payrailError;
+  const candidate = 'payrailError' in error ? error.payrailError : undefined;
   return isPayrailError(candidate) ? candidate : undefined;
 };
 
@@ -179,13 +187,29 @@ export const decodeWith =
   (u: unknown): E.Either<PayrailError, A> =>
     pipe(codec.decode(u), E.mapLeft(firstPayrailError));
 
-/** A codec from a validation function, for rules io-ts's combinators cannot say. */
-export const codecOf = <A, O = A>(
+/**
+ * A codec from a validation function, for rules io-ts's combinators cannot say; it encodes a
+ * value as it is unless given `encode`.
+ */
+export function codecOf<A>(
   name: string,
   is: (u: unknown) => u is A,
   validate: (u: unknown, c: t.Context) => t.Validation<A>,
-  encode: (a: A) => O = (a) => a as unknown as O,
-): t.Type<A, O, unknown> => new t.Type<A, O, unknown>(name, is, validate, encode);
+): t.Type<A, A, unknown>;
+export function codecOf<A, O>(
+  name: string,
+  is: (u: unknown) => u is A,
+  validate: (u: unknown, c: t.Context) => t.Validation<A>,
+  encode: (a: A) => O,
+): t.Type<A, O, unknown>;
+export function codecOf<A, O>(
+  name: string,
+  is: (u: unknown) => u is A,
+  validate: (u: unknown, c: t.Context) => t.Validation<A>,
+  encode?: (a: A) => O,
+): t.Type<A, A | O, unknown> {
+  return new t.Type<A, A | O, unknown>(name, is, validate, encode ?? t.identity);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Leaves: one field's rule and its documentation
@@ -417,17 +441,21 @@ export const rule = <A>(
 
 /** The props a format stage declares (through `t.type`, `t.partial`, `t.exact`, intersections). */
 const declaredKeys = (codec: t.Mixed): readonly string[] => {
-  const c = codec as t.Mixed & {
-    readonly props?: t.Props;
-    readonly types?: readonly t.Mixed[];
-    readonly type?: t.Mixed;
-    readonly format?: t.Mixed;
-  };
-  if (c.props !== undefined) return Object.keys(c.props);
-  if (c.types !== undefined) return c.types.flatMap(declaredKeys);
-  if (c.type !== undefined) return declaredKeys(c.type);
+  if (codec instanceof t.InterfaceType || codec instanceof t.PartialType) {
+    return Object.keys(codec.props);
+  }
+  if (codec instanceof t.IntersectionType || codec instanceof t.UnionType) {
+    return codec.types.flatMap(declaredKeys);
+  }
+  if (
+    codec instanceof t.ExactType ||
+    codec instanceof t.ReadonlyType ||
+    codec instanceof t.RefinementType
+  ) {
+    return declaredKeys(codec.type);
+  }
   // A request nested in a format stage (its rules before the fields decoded after them).
-  if (c.format !== undefined) return declaredKeys(c.format);
+  if (codec instanceof RequestType) return declaredKeys(codec.format);
   return [];
 };
 
@@ -462,6 +490,8 @@ export class RequestType<F extends t.Mixed> extends t.Type<t.TypeOf<F>, t.TypeOf
       // No `__proto__` member for io-ts to copy into a prototype (`withoutPrototypeMember`).
       const decoded = stages.format.validate(withoutPrototypeMember(sent), c);
       if (E.isLeft(decoded)) return decoded;
+      // The format's own value less its undefined members, which its type allows for: rebuilt
+      // by `Object.fromEntries`, whose `string` keys cannot say it is still the format's type.
       const value = Object.fromEntries(
         keys
           .filter((key) => decoded.right[key] !== undefined)
@@ -474,7 +504,7 @@ export class RequestType<F extends t.Mixed> extends t.Type<t.TypeOf<F>, t.TypeOf
     const is = (u: unknown): u is t.TypeOf<F> => {
       // The root entry `decode` gives too: leaves read their siblings from the context.
       const decoded = validate(u, [{ key: '', type: t.unknown, actual: u }]);
-      return E.isRight(decoded) && sameJson(decoded.right, u);
+      return E.isRight(decoded) && equalJsonValues(decoded.right, u);
     };
     super(name, is, validate, t.identity);
   }

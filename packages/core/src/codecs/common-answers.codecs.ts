@@ -10,6 +10,7 @@
 import * as t from 'io-ts';
 import { payrailError } from '../errors/error-catalogue.js';
 import { type Currency, currencies } from '../money/money.js';
+import { recordOf } from '../typed-records.js';
 import { type LeafType, leaf } from './codec-toolkit.js';
 
 const answerError = () => payrailError('internal_error');
@@ -46,7 +47,7 @@ export const oneOf = <const V extends readonly string[]>(
 ): LeafType<V[number]> =>
   leaf<V[number]>(
     name,
-    (u): u is V[number] => typeof u === 'string' && (values as readonly string[]).includes(u),
+    (u): u is V[number] => typeof u === 'string' && values.some((value) => value === u),
     answerError,
     { type: 'string', enum: [...values] },
   );
@@ -64,7 +65,7 @@ export const answerOf = <P extends t.Props>(props: P) => t.strict(props);
 
 /** `data: { <key>: view }`: one resource under its name, the common answer. */
 export const resourceAnswerOf = <K extends string, C extends t.Mixed>(key: K, view: C) =>
-  answerOf({ [key]: view } as { [P in K]: C });
+  answerOf(recordOf([key], () => view));
 
 /** `data: { items, total, limit, offset }` (decisions §9). */
 export const pageOf = <C extends t.Mixed>(item: C) =>

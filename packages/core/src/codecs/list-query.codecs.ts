@@ -25,10 +25,12 @@ import { recordTypes } from '../ledger/ledger.js';
 import { orderStatuses } from '../machines/order-status.js';
 import { executionStatuses, reviewStatuses } from '../machines/payout.machine.js';
 import { currencies } from '../money/money.js';
-import { type ChainNetwork, chainNetworks } from '../money/pay-tokens.js';
+import { chainNetworks } from '../money/pay-tokens.js';
 import type { SortOrder } from '../ports/store.js';
+import { keysOf } from '../typed-records.js';
 import {
   DefaultType,
+  equalJsonValues,
   isJsonObject,
   isOneOf,
   type LeafSchema,
@@ -37,7 +39,6 @@ import {
   type RequestType,
   request,
   rule,
-  sameJson,
 } from './codec-toolkit.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ const withDefault = <A>(codec: t.Type<A, A, unknown>, value: A): DefaultType<A> 
 const unixSeconds = (name: string, description: string) =>
   integerBetween(name, 0, maxUnixSeconds, description);
 const currency = oneOf('currency', currencies, 'currency code');
-const network = oneOf('network', Object.keys(chainNetworks) as readonly ChainNetwork[], 'network');
+const network = oneOf('network', keysOf(chainNetworks), 'network');
 
 const page = {
   limit: withDefault(
@@ -253,7 +254,7 @@ export class ListQueryType<P extends t.Props> extends t.Type<
       const entries = Object.entries(u);
       if (!entries.every(([, value]) => isQueryValue(value))) return false;
       const again = validate(Object.fromEntries(entries.map(([k, v]) => [k, String(v)])), []);
-      return E.isRight(again) && sameJson(again.right, u);
+      return E.isRight(again) && equalJsonValues(again.right, u);
     };
     super(name, is, validate, toQueryParams);
     this.query = query;

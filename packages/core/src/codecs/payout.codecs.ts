@@ -90,10 +90,10 @@ interface ParsedUrl {
 
 /**
  * The WHATWG URL parser. Every runtime payrail supports (Node, Deno, Bun, browsers, workers) has
- * it on `globalThis`; the core compiles against plain ES2023 (no DOM, no Node types), so its type
- * is written here, reduced to what is read.
+ * it as the global `URL`; the core compiles against plain ES2023 (no DOM, no Node types), so it
+ * is declared here, reduced to what is read.
  */
-const WhatwgUrl = (globalThis as unknown as { readonly URL: new (input: string) => ParsedUrl }).URL;
+declare const URL: new (input: string) => ParsedUrl;
 
 /**
  * A callback URL: absolute, `https` (also `http` when the sandbox allows insecure webhooks), a
@@ -123,7 +123,7 @@ export const isNotifyUrl = (
     : '';
   let url: ParsedUrl;
   try {
-    url = new WhatwgUrl(`payrail-notify:${afterScheme}`);
+    url = new URL(`payrail-notify:${afterScheme}`);
   } catch {
     return false;
   }
@@ -162,8 +162,8 @@ const Amount = leafFrom<string>(
         allowNegative: true,
       }),
       E.filterOrElse(isPositive, (): PayrailError => payrailError('amount_must_be_positive')),
-      // Kept as sent: parseAmount parses strings only, so `u` is one here.
-      E.map(() => u as string),
+      // Kept as sent: parseAmount parses strings only, so `u` is one here and `String` keeps it.
+      E.map(() => String(u)),
     );
   },
   {
@@ -324,17 +324,23 @@ export const PayoutCreateRequest = payoutCreateRequest({});
 export type PayoutCreateRequest = t.TypeOf<typeof PayoutCreateRequest>;
 const InsecurePayoutCreateRequest = payoutCreateRequest({ allowInsecureNotifyUrl: true });
 
+/**
+ * A payout body's decoder: `strict`'s rules (`insecure`'s where the options allow an `http`
+ * notify_url), then the inline account's network schema.
+ */
+const payoutDecoder =
+  <A extends { readonly beneficiary_account?: BeneficiaryAccount }>(
+    strict: t.Type<A, A, unknown>,
+    insecure: t.Type<A, A, unknown>,
+  ) =>
+  (input: unknown, options: PayoutDecodeOptions): E.Either<PayrailError, A> =>
+    pipe(
+      decodeWith(options.allowInsecureNotifyUrl === true ? insecure : strict)(input),
+      E.chain(withAccountNetwork(options.lookupNetwork)),
+    );
+
 /** POST /payment/quickpayout: the codec's rules, then the inline account's network schema. */
-export const decodePayoutCreate = (
-  input: unknown,
-  options: PayoutDecodeOptions,
-): E.Either<PayrailError, PayoutCreateRequest> =>
-  pipe(
-    decodeWith(
-      options.allowInsecureNotifyUrl === true ? InsecurePayoutCreateRequest : PayoutCreateRequest,
-    )(input),
-    E.chain(withAccountNetwork(options.lookupNetwork)),
-  );
+export const decodePayoutCreate = payoutDecoder(PayoutCreateRequest, InsecurePayoutCreateRequest);
 
 // ---------------------------------------------------------------------------------------------
 // Payout PATCH
@@ -397,16 +403,7 @@ export type PayoutUpdateRequest = t.TypeOf<typeof PayoutUpdateRequest>;
 const InsecurePayoutUpdateRequest = payoutUpdateRequest({ allowInsecureNotifyUrl: true });
 
 /** PATCH /payment/payouts/{payout_id}: the codec's rules, then the inline account's network. */
-export const decodePayoutUpdate = (
-  input: unknown,
-  options: PayoutDecodeOptions,
-): E.Either<PayrailError, PayoutUpdateRequest> =>
-  pipe(
-    decodeWith(
-      options.allowInsecureNotifyUrl === true ? InsecurePayoutUpdateRequest : PayoutUpdateRequest,
-    )(input),
-    E.chain(withAccountNetwork(options.lookupNetwork)),
-  );
+export const decodePayoutUpdate = payoutDecoder(PayoutUpdateRequest, InsecurePayoutUpdateRequest);
 
 // ---------------------------------------------------------------------------------------------
 // Standalone beneficiaries and beneficiary accounts (decisions.md §3)

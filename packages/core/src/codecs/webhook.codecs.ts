@@ -94,7 +94,7 @@ const WebhookEvents = leafFrom<readonly WebhookEventPattern[]>(
     }
     const unknown = u.find((event) => !isWebhookEventPattern(event));
     return unknown === undefined
-      ? E.right([...new Set(u as WebhookEventPattern[])])
+      ? E.right([...new Set(u.filter(isWebhookEventPattern))])
       : E.left(payrailError('invalid_webhook_event', { event: unknown }));
   },
   { type: 'array', minItems: 1, items: { type: 'string', enum: [...webhookEventPatterns] } },
@@ -126,14 +126,17 @@ export const WebhookCreateRequest = webhookCreateRequest({});
 export type WebhookCreateRequest = t.TypeOf<typeof WebhookCreateRequest>;
 const InsecureWebhookCreateRequest = webhookCreateRequest({ allowInsecureUrl: true });
 
+/** A body's decoder: `strict`, or `insecure` when the options allow an `http` url. */
+const webhookDecoder =
+  <A>(strict: t.Type<A, A, unknown>, insecure: t.Type<A, A, unknown>) =>
+  (input: unknown, options: WebhookCodecOptions = {}): E.Either<PayrailError, A> =>
+    decodeWith(options.allowInsecureUrl === true ? insecure : strict)(input);
+
 /** Decodes a create body; the sandbox passes `allowInsecureUrl` to accept http urls. */
-export const decodeWebhookCreate = (
-  input: unknown,
-  options: WebhookCodecOptions = {},
-): E.Either<PayrailError, WebhookCreateRequest> =>
-  decodeWith(
-    options.allowInsecureUrl === true ? InsecureWebhookCreateRequest : WebhookCreateRequest,
-  )(input);
+export const decodeWebhookCreate = webhookDecoder(
+  WebhookCreateRequest,
+  InsecureWebhookCreateRequest,
+);
 
 /**
  * `PATCH /payment/webhooks/{webhook_id}`: each sent field follows the create rules. A body that
@@ -143,10 +146,7 @@ export const WebhookUpdateRequest = webhookUpdateRequest({});
 export type WebhookUpdateRequest = t.TypeOf<typeof WebhookUpdateRequest>;
 const InsecureWebhookUpdateRequest = webhookUpdateRequest({ allowInsecureUrl: true });
 
-export const decodeWebhookUpdate = (
-  input: unknown,
-  options: WebhookCodecOptions = {},
-): E.Either<PayrailError, WebhookUpdateRequest> =>
-  decodeWith(
-    options.allowInsecureUrl === true ? InsecureWebhookUpdateRequest : WebhookUpdateRequest,
-  )(input);
+export const decodeWebhookUpdate = webhookDecoder(
+  WebhookUpdateRequest,
+  InsecureWebhookUpdateRequest,
+);

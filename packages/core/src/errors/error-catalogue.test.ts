@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { specDocument, withSpec } from '../../test/spec-documents.test-support.js';
 import {
+  type ErrorGroup,
   type ErrorKey,
   type ErrorKind,
   errorCatalogue,
@@ -8,6 +9,7 @@ import {
   errorPolicies,
   foldErrorKind,
   isPayrailError,
+  type PayrailError,
   payrailError,
 } from './error-catalogue.js';
 
@@ -409,6 +411,25 @@ describe('payrailError', () => {
       payrailError('forbidden');
     };
     expect(typeof compileOnly).toBe('function');
+  });
+
+  it("is a union per key: the key narrows params to its message's placeholders", () => {
+    const paramsOf = (error: PayrailError): string => {
+      switch (error.key) {
+        case 'zip_invalid_for_country':
+          expectTypeOf(error.params).toEqualTypeOf<{ readonly country: string | number }>();
+          return String(error.params.country);
+        case 'payout_not_found':
+          expectTypeOf<keyof typeof error.params>().toEqualTypeOf<never>();
+          return '';
+        default:
+          return error.message;
+      }
+    };
+    expect(paramsOf(payrailError('zip_invalid_for_country', { country: 'US' }))).toBe('US');
+    expect(paramsOf(payrailError('payout_not_found'))).toBe('');
+    expectTypeOf(errorCatalogue.payout_not_found.group).toEqualTypeOf<'payout'>();
+    expectTypeOf<(typeof errorCatalogue)[ErrorKey]['group']>().toEqualTypeOf<ErrorGroup>();
   });
 });
 

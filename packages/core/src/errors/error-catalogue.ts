@@ -39,16 +39,28 @@ export const errorPolicies = {
 /** Where a message comes from: the interface itself, decisions.md, or payrail's own docs/adr. */
 export type ErrorSource = 'interface' | 'decisions' | 'payrail';
 
+/** The groups of the interface's Errors section (and payrail's own), in the order it lists them. */
+export type ErrorGroup =
+  | 'authentication'
+  | 'general'
+  | 'payout'
+  | 'beneficiary'
+  | 'beneficiary_account'
+  | 'crypto_batch'
+  | 'acquiring'
+  | 'webhook'
+  | 'upstream';
+
 interface CatalogueEntry {
   readonly message: string;
   readonly kind: ErrorKind;
   readonly source: ErrorSource;
   /** The group of the interface's Errors section the message is listed under. */
-  readonly group: string;
+  readonly group: ErrorGroup;
 }
 
-const entry = <const M extends string, const K extends ErrorKind>(
-  group: string,
+const entry = <const M extends string, const K extends ErrorKind, const G extends ErrorGroup>(
+  group: G,
   message: M,
   kind: K,
   source: ErrorSource = 'interface',
@@ -428,7 +440,7 @@ export type ErrorParams<K extends ErrorKey> = {
 };
 
 /** An error as data: what the HTTP envelope, a log line or a test needs, and nothing else. */
-export interface PayrailError<K extends ErrorKey = ErrorKey> {
+interface KeyedPayrailError<K extends ErrorKey> {
   readonly _tag: 'PayrailError';
   readonly key: K;
   /** The values of the message's placeholders, kept as data; `message` is derived from them. */
@@ -440,6 +452,14 @@ export interface PayrailError<K extends ErrorKey = ErrorKey> {
   readonly retryable: boolean;
 }
 
+/**
+ * The error of key `K`; of any key, the union of every key's error, so `switch (error.key)`
+ * narrows `params` to the placeholders of that key's message.
+ */
+export type PayrailError<K extends ErrorKey = ErrorKey> = K extends ErrorKey
+  ? KeyedPayrailError<K>
+  : never;
+
 /** A key whose message has no placeholders: its error is the key alone. */
 export type PlainErrorKey = {
   [K in ErrorKey]: [Placeholders<ErrorCatalogue[K]['message']>] extends [never] ? K : never;
@@ -449,33 +469,39 @@ type ParamArgs<K extends ErrorKey> = [Placeholders<ErrorCatalogue[K]['message']>
   ? []
   : [params: ErrorParams<K>];
 
-/** Builds the catalogue's error `key`, filling the message's placeholders from `params`. */
-export const payrailError = <K extends ErrorKey>(
-  key: K,
-  ...[params]: ParamArgs<K>
-): PayrailError<K> => {
+/** What the builder below knows of any error: placeholders by name, whatever the key. */
+interface AnyKeyPayrailError extends Omit<KeyedPayrailError<ErrorKey>, 'params'> {
+  readonly params: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * Builds the catalogue's error `key`, filling the message's placeholders from `params`. The
+ * signature ties `params` to the key's message; the body fills any template alike.
+ */
+export function payrailError<K extends ErrorKey>(key: K, ...params: ParamArgs<K>): PayrailError<K>;
+export function payrailError(
+  key: ErrorKey,
+  params: Readonly<Record<string, string | number>> = {},
+): AnyKeyPayrailError {
   const { message: template, kind } = errorCatalogue[key];
-  const values = (params ?? {}) as Record<string, string | number>;
   const message = template.replace(/<([a-z_]+)>/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
+    name in params ? String(params[name]) : whole,
   );
   const policy = errorPolicies[kind];
   return {
     _tag: 'PayrailError',
     key,
-    params: (params ?? {}) as ErrorParams<K>,
+    params,
     message,
     kind,
     httpStatus: policy.httpStatus,
     code: policy.code,
     retryable: policy.retryable,
   };
-};
+}
 
 export const isPayrailError = (value: unknown): value is PayrailError =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value as { _tag?: unknown })._tag === 'PayrailError';
+  typeof value === 'object' && value !== null && '_tag' in value && value._tag === 'PayrailError';
 
 /** The `{code, message, data}` envelope of an error answer. */
 export const errorEnvelope = (error: PayrailError) =>

@@ -481,10 +481,11 @@ const movesFrom = (from: keyof typeof orderMoves) => ({
  * payments (decisions §4) and a done XState machine would take no more events.
  */
 export const acquiringOrderMachine = setup({
-  types: {
-    context: {} as AcquiringOrderContext,
-    events: {} as AcquiringOrderEvent,
-    input: {} as AcquiringOrderInput,
+  // XState reads `types` for its types only, never its value: its documented `{} as` form.
+  types: {} as {
+    context: AcquiringOrderContext;
+    events: AcquiringOrderEvent;
+    input: AcquiringOrderInput;
   },
   actions: {
     ...effectActions,
@@ -548,7 +549,7 @@ export type AcquiringOrderSnapshot = SnapshotFrom<typeof acquiringOrderMachine>;
 
 /** Whether the order is in one of the four states it never leaves. */
 export const isFinalOrder = (snapshot: AcquiringOrderSnapshot): boolean =>
-  (finalOrderStatuses as readonly string[]).includes(snapshot.value);
+  finalOrderStatuses.some((status) => status === snapshot.value);
 
 /**
  * The catalogue error for an operation the order refuses, judged at the event's time (an order

@@ -22,6 +22,7 @@ import {
 } from '../codecs/crypto-batch.codecs.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { type CryptoCurrency, formatAmount, money, sum } from '../money/money.js';
+import { recordOf } from '../typed-records.js';
 
 /** Batch status, on the wire as spelt here; `submitted` is final. */
 export type CryptoBatchStatus = 'draft' | 'approved' | 'submitted';
@@ -211,6 +212,7 @@ const withItemsSubmitted = (
  * Every accepted event adds one to `revision` and sets `updated_at` to the event's `at`.
  */
 export const cryptoBatchMachine = setup({
+  // XState reads `types` for its types only, never its value: its documented `{} as` form.
   types: {} as {
     context: CryptoBatchContext;
     events: CryptoBatchEvent;
@@ -303,7 +305,7 @@ export type CryptoBatchSnapshot = SnapshotFrom<typeof cryptoBatchMachine>;
 
 /** The batch status of a snapshot (state names are the wire values). */
 export const cryptoBatchStatusOf = (snapshot: CryptoBatchSnapshot): CryptoBatchStatus =>
-  snapshot.value as CryptoBatchStatus;
+  snapshot.value;
 
 /**
  * Why the machine would refuse `event`, as the catalogue error to answer, or undefined when it
@@ -346,8 +348,8 @@ export interface CryptoBatchView {
   readonly updated_at: number;
 }
 
-const optional = <K extends string, V>(key: K, value: V | undefined) =>
-  (value === undefined ? {} : { [key]: value }) as { readonly [P in K]?: V };
+const optional = <K extends string, V>(key: K, value: V | undefined): { readonly [P in K]?: V } =>
+  value === undefined ? {} : recordOf([key], () => value);
 
 /** Builds `data.batch` from a snapshot; approval and submission fields appear once they happen. */
 export const cryptoBatchView = (snapshot: CryptoBatchSnapshot): CryptoBatchView => {

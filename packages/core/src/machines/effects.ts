@@ -78,16 +78,23 @@ export const effectActions = {
 };
 
 const isEffectType = (type: string): type is EffectType =>
-  (effectTypes as readonly string[]).includes(type);
+  effectTypes.some((effectType) => effectType === type);
+
+/**
+ * The effect an action of an effect's type carries. XState types an action's params as
+ * `unknown`; `effectActions` declares them as the effect minus its type, which is what the
+ * machines give, so the action and its params are the effect (the one thing the types cannot
+ * join across XState's `transition`).
+ */
+const effectOf = (type: EffectType, params: unknown): Effect =>
+  ({ type, ...(typeof params === 'object' ? params : {}) }) as Effect;
 
 /** Reads the effects off XState's executable actions, in the order XState would run them. */
 const effectsOf = (
   actions: readonly { readonly type: string; readonly params?: unknown }[],
 ): readonly Effect[] =>
   actions.flatMap((action) =>
-    isEffectType(action.type)
-      ? [{ type: action.type, ...(action.params as object) } as Effect]
-      : [],
+    isEffectType(action.type) ? [effectOf(action.type, action.params)] : [],
   );
 
 export interface Decision<TMachine extends AnyStateMachine> {

@@ -84,7 +84,10 @@ export type MachineDefinition = StateNodeJson;
 /** `value` as JSON, or undefined for what JSON cannot say (a function, `undefined`). */
 const jsonOf = (value: unknown): JsonValue | undefined => {
   const text = JSON.stringify(value);
-  return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
+  if (text === undefined) return undefined;
+  // What JSON.parse reads from a JSON text is a JSON value (its `any` says no more).
+  const json: JsonValue = JSON.parse(text);
+  return json;
 };
 
 const withParams = (params: unknown): { readonly params?: JsonValue } => {
@@ -93,31 +96,38 @@ const withParams = (params: unknown): { readonly params?: JsonValue } => {
 };
 
 /** XState's built-in actions (`assign`, `enqueueActions`) carry their type; others a name. */
-const functionName = (f: unknown): string => {
-  const named = f as { readonly type?: unknown; readonly name?: unknown };
-  if (typeof named.type === 'string' && named.type !== '') return named.type;
-  return typeof named.name === 'string' && named.name !== '' ? named.name : 'inline';
+const functionName = (f: object): string => {
+  const type = 'type' in f ? f.type : undefined;
+  if (typeof type === 'string' && type !== '') return type;
+  const name = 'name' in f ? f.name : undefined;
+  return typeof name === 'string' && name !== '' ? name : 'inline';
+};
+
+/** An action or guard written as an object: `{ type, params }`. */
+const objectDefinitionOf = (definition: unknown): ActionJson => {
+  const object = typeof definition === 'object' && definition !== null ? definition : {};
+  const type = 'type' in object ? object.type : undefined;
+  const params = 'params' in object ? object.params : undefined;
+  return { type: typeof type === 'string' ? type : 'inline', ...withParams(params) };
 };
 
 const actionDefinitionOf = (action: unknown): ActionJson => {
   if (typeof action === 'string') return { type: action };
   if (typeof action === 'function') return { type: functionName(action) };
-  const { type, params } = action as { readonly type?: unknown; readonly params?: unknown };
-  return { type: typeof type === 'string' ? type : 'inline', ...withParams(params) };
+  return objectDefinitionOf(action);
 };
 
 const guardDefinitionOf = (guard: unknown): GuardJson => {
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'function') {
     // and/or/not keep the guards they combine on the function
-    const { guards } = guard as { readonly guards?: unknown };
+    const guards = 'guards' in guard ? guard.guards : undefined;
     return {
       type: functionName(guard),
       ...(Array.isArray(guards) ? { guards: guards.map(guardDefinitionOf) } : {}),
     };
   }
-  const { type, params } = guard as { readonly type?: unknown; readonly params?: unknown };
-  return { type: typeof type === 'string' ? type : 'inline', ...withParams(params) };
+  return objectDefinitionOf(guard);
 };
 
 const ref = (node: AnyStateNode): string => `#${node.id}`;
@@ -152,10 +162,7 @@ const stateNodeDefinitionOf = (node: AnyStateNode): StateNodeJson => {
         }),
     history: node.history ?? false,
     states: Object.fromEntries(
-      Object.entries(node.states as Record<string, AnyStateNode>).map(([key, child]) => [
-        key,
-        stateNodeDefinitionOf(child),
-      ]),
+      Object.entries(node.states).map(([key, child]) => [key, stateNodeDefinitionOf(child)]),
     ),
     on: Object.fromEntries(
       [...node.transitions].map(([eventType, transitions]) => [

@@ -32,7 +32,7 @@ export const finalOrderStatuses = ['completed', 'underpaid', 'expired', 'closed'
 export type FinalOrderStatus = (typeof finalOrderStatuses)[number];
 
 export const isFinalOrderStatus = (status: OrderStatus): status is FinalOrderStatus =>
-  (finalOrderStatuses as readonly string[]).includes(status);
+  finalOrderStatuses.some((final) => final === status);
 
 /** Payment record statuses of the interface; `late` means paid after expiry or close. */
 export const paymentStatuses = [
@@ -61,13 +61,14 @@ export const providerEventKinds = ['detected', 'confirming', 'confirmed', 'faile
 export type ProviderEventKind = (typeof providerEventKinds)[number];
 
 /** Where each normalised provider event puts its payment on chain. */
-const chainStatusOf = (kind: ProviderEventKind): ChainStatus =>
-  ({
-    detected: 'processing',
-    confirming: 'confirming',
-    confirmed: 'completed',
-    failed: 'failed',
-  })[kind] as ChainStatus;
+const chainStatusByKind: Readonly<Record<ProviderEventKind, ChainStatus>> = {
+  detected: 'processing',
+  confirming: 'confirming',
+  confirmed: 'completed',
+  failed: 'failed',
+};
+
+const chainStatusOf = (kind: ProviderEventKind): ChainStatus => chainStatusByKind[kind];
 
 /** Token amounts (pay_amount and everything paid) carry the stablecoins' scale: 6 decimals. */
 const payAmountScale = 6;
@@ -85,7 +86,8 @@ const TokenId = codecOf<PayTokenId>('PayTokenId', isPayTokenId, (u, c) =>
   isPayTokenId(u) ? t.success(u) : t.failure(u, c),
 );
 
-const isNonNegativeInt = (u: unknown): u is number => Number.isSafeInteger(u) && (u as number) >= 0;
+const isNonNegativeInt = (u: unknown): u is number =>
+  typeof u === 'number' && Number.isSafeInteger(u) && u >= 0;
 const NonNegativeInt = codecOf<number>('NonNegativeInt', isNonNegativeInt, (u, c) =>
   isNonNegativeInt(u) ? t.success(u) : t.failure(u, c),
 );

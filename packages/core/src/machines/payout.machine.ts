@@ -10,6 +10,7 @@ import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { payoutHoldJournal, payoutReleaseJournal, payoutSettleJournals } from '../ledger/ledger.js';
 import { type FeeBearer, type PayoutCharges, payoutCharges } from '../money/fees.js';
 import { type Currency, Decimal, money } from '../money/money.js';
+import { recordOf } from '../typed-records.js';
 import { type DomainEvent, effectActions } from './effects.js';
 import {
   CorruptSnapshotError,
@@ -281,21 +282,16 @@ const ofThisRound = (
 const sameValue = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
+  const entriesA = Object.entries(a);
   return (
-    keysA.length === keysB.length &&
-    keysA.every((key) =>
-      sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-    )
+    entriesA.length === Object.keys(b).length &&
+    entriesA.every(([key, value]) => sameValue(value, Reflect.get(b, key)))
   );
 };
 
 /** Whether an update would change anything: an edit that does not answers `no changes`. */
 const payoutChangesAnything = (context: PayoutContext, changes: PayoutChanges): boolean =>
-  Object.entries(changes).some(
-    ([key, value]) => !sameValue(context[key as keyof PayoutContext], value),
-  );
+  Object.entries(changes).some(([key, value]) => !sameValue(Reflect.get(context, key), value));
 
 const hasFunds = (context: PayoutContext, available: string): boolean =>
   new Decimal(available).greaterThanOrEqualTo(payoutChargesOf(context).debit.value);
@@ -312,6 +308,17 @@ const emitProcessing = emitResult('payout.execution.processing', pair('approved'
 const emitCompleted = emitResult('payout.execution.completed', pair('approved', 'completed'));
 const emitFailed = emitResult('payout.execution.failed', pair('approved', 'failed'));
 
+/** Execution reported before the balance covered the debit: it fails without holding anything. */
+const failForInsufficientBalance = {
+  target: 'failed',
+  actions: [
+    'accept',
+    { type: 'recordFailure', params: { reason: insufficientBalanceReason } },
+    emitProcessing,
+    emitFailed,
+  ],
+} as const;
+
 const postHold = {
   type: 'post',
   params: ({ context }: Ctx) => ({
@@ -327,12 +334,13 @@ const postRelease = {
 } as const;
 
 const payoutSetup = setup({
-  types: {
-    context: {} as PayoutContext,
-    events: {} as PayoutEvent,
-    input: {} as PayoutInput,
+  // XState reads `types` for its types only, never its value: its documented `{} as` form.
+  types: {} as {
+    context: PayoutContext;
+    events: PayoutEvent;
+    input: PayoutInput;
     /** Every resting state names its (review_status, execution_status) pair here. */
-    meta: {} as PayoutStatusPair,
+    meta: PayoutStatusPair;
   },
   actions: {
     ...effectActions,
@@ -428,6 +436,7 @@ export const payoutMachine = payoutSetup.createMachine({
     },
     draft: {
       meta: pair('draft', 'init'),
+      tags: ['editable'],
       on: {
         ...editing,
         'payout.cancel': { target: 'cancelled.draft', actions: 'accept' },
@@ -482,6 +491,7 @@ export const payoutMachine = payoutSetup.createMachine({
     },
     returned: {
       meta: pair('returned', 'init'),
+      tags: ['editable'],
       entry: emitResult('payout.review.returned', pair('returned', 'init')),
       on: {
         ...editing,
@@ -512,15 +522,7 @@ export const payoutMachine = payoutSetup.createMachine({
                 target: 'processing',
                 actions: ['accept', postHold, emitProcessing],
               },
-              {
-                target: 'failed',
-                actions: [
-                  'accept',
-                  { type: 'recordFailure', params: { reason: insufficientBalanceReason } },
-                  emitProcessing,
-                  emitFailed,
-                ],
-              },
+              failForInsufficientBalance,
             ],
             // An outcome given before execution started passes through processing.
             'payout.execution.completed': [
@@ -529,15 +531,7 @@ export const payoutMachine = payoutSetup.createMachine({
                 target: 'completed',
                 actions: ['accept', postHold, emitProcessing, postSettlement, emitCompleted],
               },
-              {
-                target: 'failed',
-                actions: [
-                  'accept',
-                  { type: 'recordFailure', params: { reason: insufficientBalanceReason } },
-                  emitProcessing,
-                  emitFailed,
-                ],
-              },
+              failForInsufficientBalance,
             ],
             'payout.execution.failed': {
               target: 'failed',
@@ -626,11 +620,10 @@ const metaPairOf = (key: PayoutStateKey): PayoutStatusPair => {
 };
 
 /** Each resting state's (review_status, execution_status), read from the states' `meta`. */
-export const payoutStatePairs: Readonly<Record<PayoutStateKey, PayoutStatusPair>> =
-  Object.fromEntries(payoutStateKeys.map((key) => [key, metaPairOf(key)])) as Record<
-    PayoutStateKey,
-    PayoutStatusPair
-  >; // sound: one entry per key of payoutStateKeys, each checked by metaPairOf
+export const payoutStatePairs: Readonly<Record<PayoutStateKey, PayoutStatusPair>> = recordOf(
+  payoutStateKeys,
+  metaPairOf,
+);
 
 /** States that accept no event any more. */
 const finalPayoutStates: readonly PayoutStateKey[] = [
@@ -644,11 +637,11 @@ const finalPayoutStates: readonly PayoutStateKey[] = [
 
 /** The resting state of a snapshot as one `parent.child` key. */
 export const payoutStateKeyOf = (snapshot: PayoutSnapshot): PayoutStateKey => {
-  const value: unknown = snapshot.value;
+  const value = snapshot.value;
   const key =
     typeof value === 'string'
       ? value
-      : Object.entries(value as Record<string, string>)
+      : Object.entries(value)
           .map(([parent, child]) => `${parent}.${child}`)
           .join('');
   if (!isPayoutStateKey(key)) throw new TypeError(`payout snapshot not at rest: ${key}`);
@@ -839,6 +832,14 @@ export const persistPayout = (
   ...(routing === undefined ? {} : { routing }),
 });
 
+/** What an actor resumes by besides value and context: XState's status, with output or error. */
+const ActorStatus = t.union([
+  t.type({ status: t.literal('active'), output: t.undefined, error: t.undefined }),
+  t.type({ status: t.literal('done'), output: t.unknown, error: t.undefined }),
+  t.type({ status: t.literal('error'), output: t.undefined, error: t.unknown }),
+  t.type({ status: t.literal('stopped'), output: t.undefined, error: t.undefined }),
+]);
+
 const corruptValue = (snapshot: PayoutSnapshot): never => {
   throw new CorruptSnapshotError('payout', `not at rest: ${JSON.stringify(snapshot.value)}`);
 };
@@ -872,6 +873,8 @@ export const restorePayout = (json: unknown): PayoutSnapshot => {
 export const payoutActorSnapshot = (json: unknown): Snapshot<unknown> => {
   const persisted = decodePersistedPayout(json);
   // XState's persisted snapshot is JSON with `status` and `children` beside value and context;
-  // the codec checked value and context and kept the rest as stored.
-  return persisted.snapshot as Snapshot<unknown> & typeof persisted.snapshot;
+  // the codec checked value and context and kept the rest as stored, and the actor's status is
+  // checked here.
+  const status = decodeStored('payout', ActorStatus, persisted.snapshot);
+  return { ...persisted.snapshot, ...status };
 };

@@ -18,10 +18,14 @@ export const Decimal: typeof DecimalJs = DecimalJs.clone({
 });
 export type Decimal = DecimalJs;
 
-/** Currencies and the number of decimals each one's amounts carry. */
-export const currencyScales = { USD: 2, USDT: 6, USDC: 6 } as const;
-export type Currency = keyof typeof currencyScales;
-export const currencies = Object.keys(currencyScales) as readonly Currency[];
+/** The currencies payrail moves. */
+export const currencies = ['USD', 'USDT', 'USDC'] as const;
+export type Currency = (typeof currencies)[number];
+/** The number of decimals each currency's amounts carry. */
+export const currencyScales = { USD: 2, USDT: 6, USDC: 6 } as const satisfies Record<
+  Currency,
+  number
+>;
 
 export const fiatCurrencies = ['USD'] as const satisfies readonly Currency[];
 export const cryptoCurrencies = ['USDT', 'USDC'] as const satisfies readonly Currency[];
@@ -119,7 +123,8 @@ export const negate = (a: Money): Money => ({ currency: a.currency, value: a.val
 
 export const compare = (a: Money, b: Money): -1 | 0 | 1 => {
   sameCurrency(a, b);
-  return a.value.comparedTo(b.value) as -1 | 0 | 1;
+  const order = a.value.comparedTo(b.value);
+  return order < 0 ? -1 : order > 0 ? 1 : 0;
 };
 
 export const isPositive = (a: Money): boolean => a.value.greaterThan(0);

@@ -4,7 +4,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import type { CryptoCurrency } from './money.js';
+import { recordOf } from '../typed-records.js';
+import { type CryptoCurrency, isCryptoCurrency } from './money.js';
 
 export type AddressFormat = 'evm' | 'tron' | 'solana';
 
@@ -42,23 +43,24 @@ export interface PayToken {
   readonly addressFormat: AddressFormat;
 }
 
+const isChainNetwork = (value: string): value is ChainNetwork =>
+  Object.hasOwn(chainNetworks, value);
+
+/** The network and currency an id names (`TRON_USDT`: `TRON`, `USDT`). */
 const toPayToken = (id: PayTokenId): PayToken => {
   const cut = id.lastIndexOf('_');
-  const network = id.slice(0, cut) as ChainNetwork;
-  return {
-    id,
-    network,
-    currency: id.slice(cut + 1) as CryptoCurrency,
-    addressFormat: chainNetworks[network].addressFormat,
-  };
+  const network = id.slice(0, cut);
+  const currency = id.slice(cut + 1);
+  if (!isChainNetwork(network) || !isCryptoCurrency(currency)) {
+    throw new TypeError(`pay token ${id} names no network and crypto currency`);
+  }
+  return { id, network, currency, addressFormat: chainNetworks[network].addressFormat };
 };
 
-export const payTokens: Readonly<Record<PayTokenId, PayToken>> = Object.fromEntries(
-  payTokenIds.map((id) => [id, toPayToken(id)]),
-) as Record<PayTokenId, PayToken>;
+export const payTokens: Readonly<Record<PayTokenId, PayToken>> = recordOf(payTokenIds, toPayToken);
 
 export const isPayTokenId = (value: unknown): value is PayTokenId =>
-  typeof value === 'string' && (payTokenIds as readonly string[]).includes(value);
+  typeof value === 'string' && payTokenIds.some((id) => id === value);
 
 /** A well-formed id: upper-case network, underscore, upper-case currency ("TRON_USDT"). */
 const payTokenIdShape = /^[A-Z][A-Z0-9]*_[A-Z][A-Z0-9]*$/;

@@ -292,8 +292,6 @@ export class StoreFailure extends Error {
 
 export const isStoreFailure = (error: unknown): error is StoreFailure =>
   error instanceof StoreFailure ||
-  (typeof error === 'object' &&
-    error !== null &&
-    (error as { _tag?: unknown })._tag === 'StoreFailure');
+  (typeof error === 'object' && error !== null && '_tag' in error && error._tag === 'StoreFailure');
 
 export type { CollectionSpecs };

@@ -58,9 +58,7 @@ export const tronAddressOf = (bytes: Uint8Array): string => {
 export const evmAddress: fc.Arbitrary<string> = fc
   .tuple(
     accountBytes,
-    fc.constantFrom('checksum', 'checksum', 'lower', 'upper') as fc.Arbitrary<
-      'checksum' | 'lower' | 'upper'
-    >,
+    fc.constantFrom<'checksum' | 'lower' | 'upper'>('checksum', 'checksum', 'lower', 'upper'),
   )
   .map(([bytes, spelling]) => evmAddressOf(bytes, spelling));
 

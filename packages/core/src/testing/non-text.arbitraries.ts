@@ -45,10 +45,11 @@ const replaced = (
   if (step === undefined) return typeof u === 'string' ? edit(u) : u;
   if (Array.isArray(u))
     return u.map((item, i) => (i === step ? replaced(item, place, depth + 1, edit) : item));
-  const object = u as Readonly<Record<string, Json>>;
+  // A place's path leads through objects and arrays only.
+  if (typeof u !== 'object' || u === null) return u;
   const last = depth === place.path.length - 1;
   return Object.fromEntries(
-    Object.entries(object).map(([key, value]) =>
+    Object.entries(u).map(([key, value]) =>
       key !== step
         ? [key, value]
         : place.name && last

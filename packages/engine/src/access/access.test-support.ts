@@ -6,9 +6,9 @@ import type { IdGenerator, PayrailError } from '@payrail/core';
 import { createMemoryStore } from '@payrail/store-memory';
 import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Caller } from '../engine-api.js';
-import { adjustableClock, type EngineDeps, type EngineSettings } from '../engine-deps.js';
-import type { Outcome } from '../unit-of-work.js';
+import type { Outcome } from '../command/command.handler.js';
+import type { Caller } from '../engine.api.js';
+import { adjustableClock, type EngineDeps, type EngineSettings } from '../engine.deps.js';
 import { accessUseCases } from './access.use-cases.js';
 
 export const testNow = 1_800_000_000;

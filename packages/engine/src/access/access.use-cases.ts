@@ -2,13 +2,13 @@
  * The access part of the engine: authentication, the read-only account endpoints, webhook
  * management, and the admin API's merchants, accounts, API keys and sandbox credits.
  */
-import type { AdminUseCases, Engine } from '../engine-api.js';
-import type { EngineDeps } from '../engine-deps.js';
-import { accountReadUseCases } from './account-reads.js';
-import { adminAccountUseCases } from './admin-accounts.js';
-import { authenticator } from './authentication.js';
-import { createKeyCheckCache } from './key-check-cache.js';
-import { webhookUseCases } from './webhook-management.js';
+import type { AdminUseCases, Engine } from '../engine.api.js';
+import type { EngineDeps } from '../engine.deps.js';
+import { accountReadUseCases } from './account-reads.use-cases.js';
+import { adminAccountUseCases } from './admin-accounts.use-cases.js';
+import { authenticator } from './authentication.use-cases.js';
+import { createKeyCheckCache } from './key-check.cache.js';
+import { webhookUseCases } from './webhook.use-cases.js';
 
 export type AccessAdmin = Pick<
   AdminUseCases,

@@ -9,7 +9,7 @@ import {
   testKeySecret,
   testNow,
 } from './access.test-support.js';
-import { openSecret } from './secrets-at-rest.js';
+import { openSecret } from './secrets-at-rest.crypto.js';
 
 const whsec = /^whsec_[A-Za-z0-9+/]{32}$/;
 const thirtyDays = 30 * 24 * 60 * 60;

@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { testKeySecret, testNow } from './access.test-support.js';
-import { type ApiKeyClaims, readApiKeyToken, signApiKeyToken } from './api-key-token.js';
+import { type ApiKeyClaims, readApiKeyToken, signApiKeyToken } from './api-key-token.crypto.js';
 
 const claims: ApiKeyClaims = {
   key_id: 'key_0001',

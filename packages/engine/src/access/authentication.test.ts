@@ -10,7 +10,7 @@ import {
   testKeySecret,
   testNow,
 } from './access.test-support.js';
-import { signApiKeyToken } from './api-key-token.js';
+import { signApiKeyToken } from './api-key-token.crypto.js';
 
 const ip = '203.0.113.10';
 const unauthorized = { message: 'unauthorized', httpStatus: 401, code: 61 };

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { accessHarness, failureOf, merchantWithKey, rightOf } from './access.test-support.js';
 import { accessUseCases } from './access.use-cases.js';
-import { createKeyCheckCache } from './key-check-cache.js';
+import { createKeyCheckCache } from './key-check.cache.js';
 
 const ip = '203.0.113.10';
 

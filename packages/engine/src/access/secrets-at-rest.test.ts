@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accessHarness, merchantWithKey, rightOf, testKeySecret } from './access.test-support.js';
-import { openSecret, sealSecret } from './secrets-at-rest.js';
+import { openSecret, sealSecret } from './secrets-at-rest.crypto.js';
 
 const sealed = /^enc:v1:[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/;
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

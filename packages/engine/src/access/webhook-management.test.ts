@@ -1,6 +1,6 @@
 import type { WebhookDeliveryRecord } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Caller } from '../engine-api.js';
+import type { Caller } from '../engine.api.js';
 import {
   type AccessHarness,
   accessHarness,
@@ -11,8 +11,8 @@ import {
   testKeySecret,
   testNow,
 } from './access.test-support.js';
-import { openSecret } from './secrets-at-rest.js';
-import { deliveredEventIdOf, redeliveryEventId } from './webhook-management.js';
+import { openSecret } from './secrets-at-rest.crypto.js';
+import { deliveredEventIdOf, redeliveryEventId } from './webhook-redelivery.policy.js';
 
 const whsec = /^whsec_[A-Za-z0-9+/]{32}$/;
 const readWrite = ['payment.webhook.read', 'payment.webhook.write'];

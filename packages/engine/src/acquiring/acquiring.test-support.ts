@@ -13,10 +13,10 @@ import {
 import { createMemoryStore } from '@payrail/store-memory';
 import { type MemoryOracle, memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
-import { permissions } from '../access-control.js';
-import type { Caller } from '../engine-api.js';
-import type { AdjustableClock, EngineDeps, EngineSettings } from '../engine-deps.js';
-import type { Outcome } from '../unit-of-work.js';
+import { permissions } from '../access/access-control.policy.js';
+import type { Outcome } from '../command/command.handler.js';
+import type { Caller } from '../engine.api.js';
+import type { AdjustableClock, EngineDeps, EngineSettings } from '../engine.deps.js';
 
 /** 2026-11-22T00:00:00Z. */
 export const t0 = 1_795_305_600;

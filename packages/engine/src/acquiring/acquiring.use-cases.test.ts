@@ -8,12 +8,12 @@ import {
   type WebhookRecord,
 } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { maxAttempts } from '../conflict-retry.js';
-import { createEngine } from '../engine.js';
-import type { OrderAnswer } from '../engine-answers.js';
-import type { Caller } from '../engine-api.js';
+import { maxAttempts } from '../command/command.handler.js';
+import type { Caller } from '../engine.api.js';
+import { createEngine } from '../engine.wiring.js';
+import type { OrderAnswer } from '../engine-answers.views.js';
 import { bootstrapOperator } from '../operators/operators.use-cases.js';
-import { timerWorker } from '../workers/timer-worker.js';
+import { timerWorker } from '../workers/timer.worker.js';
 import {
   caller,
   dataOf,
@@ -27,9 +27,9 @@ import {
   webhookRecord,
 } from './acquiring.test-support.js';
 import { type AcquiringUseCases, acquiringUseCases } from './acquiring.use-cases.js';
-import { depositAddressOf } from './deposit-addresses.js';
-import { findOrderByDepositAddress } from './order-events.js';
-import { sandboxTxHashOf } from './sandbox-payments.js';
+import { depositAddressOf } from './deposit-addresses.store.js';
+import { findOrderByDepositAddress } from './order-events.use-cases.js';
+import { sandboxTxHashOf } from './sandbox-payment-event.policy.js';
 
 const orderBody = {
   out_trade_no: 'ORD-1',

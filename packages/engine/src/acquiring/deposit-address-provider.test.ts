@@ -4,8 +4,8 @@
  */
 import type { DepositAddressProvider, DepositAddressRequest } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../engine.js';
-import type { EngineDeps } from '../engine-deps.js';
+import type { EngineDeps } from '../engine.deps.js';
+import { createEngine } from '../engine.wiring.js';
 import {
   directOrder,
   fromLoopback,
@@ -13,7 +13,7 @@ import {
   upstreamEvent,
 } from '../upstream/upstream.test-support.js';
 import { caller, dataOf, refusal, refusalOf, seed, testBed } from './acquiring.test-support.js';
-import { depositAddressOf, sandboxDepositAddresses } from './deposit-addresses.js';
+import { depositAddressOf, sandboxDepositAddresses } from './deposit-addresses.store.js';
 
 /** A custody that allocates a fresh address per (order, network) and remembers it. */
 const custody = (spell: (address: string) => string = (a) => a) => {

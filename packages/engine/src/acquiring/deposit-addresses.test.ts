@@ -8,8 +8,8 @@ import {
 } from '@payrail/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, depositAddressOf } from './deposit-addresses.js';
-import { sandboxTxHashOf } from './sandbox-payments.js';
+import { canonicalAddress, depositAddressOf } from './deposit-addresses.store.js';
+import { sandboxTxHashOf } from './sandbox-payment-event.policy.js';
 
 const networks = Object.keys(chainNetworks) as ChainNetwork[];
 

@@ -7,8 +7,8 @@
 import type { AuditRecordView } from '@payrail/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { depositAddressOf } from '../acquiring/deposit-addresses.js';
-import type { Caller, Engine } from '../engine-api.js';
+import { depositAddressOf } from '../acquiring/deposit-addresses.store.js';
+import type { Caller, Engine } from '../engine.api.js';
 import {
   crashBeforeCommit,
   failingAuditInsert,

@@ -15,8 +15,8 @@ import {
   t0,
   testBed,
 } from '../acquiring/acquiring.test-support.js';
-import { depositAddressOf } from '../acquiring/deposit-addresses.js';
-import type { Engine } from '../engine-api.js';
+import { depositAddressOf } from '../acquiring/deposit-addresses.store.js';
+import type { Engine } from '../engine.api.js';
 import { batchUseCases } from './batch.use-cases.js';
 
 let bed: TestBed;

@@ -12,9 +12,9 @@ import {
   t0,
   testBed,
 } from '../acquiring/acquiring.test-support.js';
-import { depositAddressOf } from '../acquiring/deposit-addresses.js';
-import type { BatchView } from '../engine-answers.js';
-import type { Caller, Engine } from '../engine-api.js';
+import { depositAddressOf } from '../acquiring/deposit-addresses.store.js';
+import type { Caller, Engine } from '../engine.api.js';
+import type { BatchView } from '../engine-answers.views.js';
 import { batchUseCases } from './batch.use-cases.js';
 
 const evmAddress = depositAddressOf('recipient-1', 'ETH');

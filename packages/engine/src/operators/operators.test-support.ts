@@ -5,12 +5,12 @@
 import type { Store } from '@payrail/core';
 import { createMemoryStore } from '@payrail/store-memory';
 import * as E from 'fp-ts/lib/Either.js';
-import { permissions } from '../access-control.js';
-import { createEngine } from '../engine.js';
-import type { Caller, Engine, Operator } from '../engine-api.js';
-import { adjustableClock } from '../engine-deps.js';
-import { seedSandboxCatalogue } from '../payouts/sandbox-catalogue.js';
-import type { Outcome } from '../unit-of-work.js';
+import { permissions } from '../access/access-control.policy.js';
+import type { Outcome } from '../command/command.handler.js';
+import type { Caller, Engine, Operator } from '../engine.api.js';
+import { adjustableClock } from '../engine.deps.js';
+import { createEngine } from '../engine.wiring.js';
+import { seedSandboxCatalogue } from '../payouts/sandbox-catalogue.use-cases.js';
 import { bootstrapOperator } from './operators.use-cases.js';
 
 export const start = 1_800_000_000;

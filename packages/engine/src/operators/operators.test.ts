@@ -4,8 +4,8 @@
  */
 import { operatorRoleMatrix, operatorRoles, roleAllows } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Engine, Operator } from '../engine-api.js';
-import { type AdminUseCaseName, adminPermissions } from './admin-permissions.js';
+import type { Engine, Operator } from '../engine.api.js';
+import { type AdminUseCaseName, adminPermissions } from './admin-permissions.policy.js';
 import {
   messageOf,
   type OperatorsWorld,

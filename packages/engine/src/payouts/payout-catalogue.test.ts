@@ -1,9 +1,9 @@
 import { createMemoryStore } from '@payrail/store-memory';
 import { describe, expect, it } from 'vitest';
-import { adjustableClock, randomIds } from '../engine-deps.js';
-import { listAll } from '../store-reads.js';
-import { payoutCatalogue } from './payout-catalogue.js';
-import { seedSandboxCatalogue } from './sandbox-catalogue.js';
+import { listAll } from '../access/caller-account.store.js';
+import { adjustableClock, randomIds } from '../engine.deps.js';
+import { payoutCatalogue } from './payout-catalogue.store.js';
+import { seedSandboxCatalogue } from './sandbox-catalogue.use-cases.js';
 
 const world = async () => {
   const store = createMemoryStore();

@@ -8,7 +8,7 @@ import {
   payoutHarness,
   startTime,
 } from './payouts.test-support.js';
-import { seedSandboxCatalogue } from './sandbox-catalogue.js';
+import { seedSandboxCatalogue } from './sandbox-catalogue.use-cases.js';
 
 describe('sandbox catalogue', () => {
   it('seeds methods 1 (fiat) and 2 (crypto), four networks and three global routes, once', async () => {

@@ -5,7 +5,7 @@
  */
 import type { OutboxMessage, WebhookDeliveryRecord } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { webhookUseCases } from '../access/webhook-management.js';
+import { webhookUseCases } from '../access/webhook.use-cases.js';
 import {
   dataOf,
   errorOf,

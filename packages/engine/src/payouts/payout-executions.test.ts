@@ -5,8 +5,8 @@
 
 import type { PayoutExecutionRequest } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../engine.js';
-import type { Engine } from '../engine-api.js';
+import type { Engine } from '../engine.api.js';
+import { createEngine } from '../engine.wiring.js';
 import { bootstrapOperator } from '../operators/operators.use-cases.js';
 import {
   errorOf,

@@ -5,16 +5,21 @@
  * the executor's door for their outcomes.
  */
 
-import { payoutExecutionTimer } from '../commit-effects.js';
-import type { Engine } from '../engine-api.js';
-import type { EngineDeps } from '../engine-deps.js';
-import type { TimerHandler } from '../workers/timer-worker.js';
+import { payoutExecutionTimer } from '../command/command.handler.js';
+import type { Engine } from '../engine.api.js';
+import type { EngineDeps } from '../engine.deps.js';
+import type { TimerHandler } from '../workers/timer.worker.js';
 import { beneficiaryUseCases } from './beneficiary.use-cases.js';
-import { payoutCatalogue } from './payout-catalogue.js';
-import { payoutCommands } from './payout-commands.js';
+import { payoutCatalogue } from './payout-catalogue.store.js';
 import { payoutConfigUseCases } from './payout-config.use-cases.js';
-import { payoutDeliveries } from './payout-deliveries.js';
-import { payoutOperator } from './payout-operator.js';
+import { createPayout } from './payout-create.use-case.js';
+import { payoutDeliveries } from './payout-deliveries.use-cases.js';
+import { executeTimer, executionReport, sandboxExecution } from './payout-execution.use-cases.js';
+import { getPayout, listPayouts } from './payout-reads.use-cases.js';
+import { reviewPayout } from './payout-review.use-case.js';
+import { cancelPayout, submitPayout } from './payout-submission.use-cases.js';
+import { updatePayout } from './payout-update.use-case.js';
+import { answerVerification, verificationRequestOpen } from './payout-verification.use-cases.js';
 
 /** How long the payout catalogue may be read from memory by default (ADR 0031). */
 const defaultCatalogueCacheMs = 1000;
@@ -23,20 +28,26 @@ export const payoutUseCases = (deps: EngineDeps) => {
   const catalogue = payoutCatalogue({
     ttlMs: deps.settings.catalogueCacheMs ?? defaultCatalogueCacheMs,
   });
-  const commands = payoutCommands(deps, catalogue);
-  const operator = payoutOperator(deps);
   const config = payoutConfigUseCases(deps, catalogue);
   const { beneficiaries, beneficiaryAccounts } = beneficiaryUseCases(deps, catalogue);
 
-  const payouts: Engine['payouts'] = { ...commands, deliveries: payoutDeliveries(deps) };
-  /** The operator's doors (`engine.ts` puts the role check and the audit trail in front). */
+  const payouts: Engine['payouts'] = {
+    create: (caller, body) => createPayout(deps, catalogue, caller, body),
+    get: (caller, payoutId) => getPayout(deps, caller, payoutId),
+    list: (caller, query) => listPayouts(deps, caller, query),
+    update: (caller, payoutId, body) => updatePayout(deps, catalogue, caller, payoutId, body),
+    submit: (caller, payoutId) => submitPayout(deps, caller, payoutId),
+    cancel: (caller, payoutId) => cancelPayout(deps, caller, payoutId),
+    deliveries: payoutDeliveries(deps),
+  };
+  /** The operator's doors (`engine.wiring.ts` puts the role check and the audit trail in front). */
   const admin = {
-    reviewPayout: operator.reviewPayout,
-    sandboxExecution: operator.sandboxExecution,
+    reviewPayout: (payoutId: string, body: unknown) => reviewPayout(deps, payoutId, body),
+    sandboxExecution: (payoutId: string, body: unknown) => sandboxExecution(deps, payoutId, body),
     ...config.admin,
   };
   const timerHandlers: Readonly<Record<typeof payoutExecutionTimer, TimerHandler>> = {
-    [payoutExecutionTimer]: operator.executeTimer,
+    [payoutExecutionTimer]: executeTimer(deps),
   };
 
   return {
@@ -46,9 +57,17 @@ export const payoutUseCases = (deps: EngineDeps) => {
     beneficiaryAccounts: beneficiaryAccounts satisfies Engine['beneficiaryAccounts'],
     admin,
     timerHandlers,
-    executions: { report: operator.executionReport } satisfies Engine['executions'],
+    executions: {
+      report: (payoutId, body) => executionReport(deps, payoutId, body),
+    } satisfies Engine['executions'],
     /** Not part of `Engine`: for the adapter that delivers verification requests. */
-    answerVerification: operator.answerVerification,
-    verificationRequestOpen: operator.verificationRequestOpen,
+    answerVerification: (
+      payoutId: string,
+      verified: boolean | null,
+      attempt: number,
+      round?: number,
+    ) => answerVerification(deps, payoutId, verified, attempt, round),
+    verificationRequestOpen: (payoutId: string, accountId: string, round: number) =>
+      verificationRequestOpen(deps, payoutId, accountId, round),
   };
 };

@@ -10,7 +10,6 @@ import {
   type BeneficiaryRecord,
   type BeneficiaryView,
   type CreatedPayoutView,
-  type Page,
   type PayoutMethodRecord,
   type PayoutMethodView,
   type PayoutNetworkRecord,
@@ -19,11 +18,13 @@ import {
   type PayoutRouteRecord,
   type PayoutRouteView,
   type PayoutSnapshot,
+  type PayoutView,
   payoutResourceOf,
   type RiskStatus,
   reviewStatusOf,
 } from '@payrail/core';
-import type { PageView } from '../engine-api.js';
+import * as E from 'fp-ts/lib/Either.js';
+import type { Outcome } from '../command/command.handler.js';
 
 /**
  * One receiving-account value, masked: an e-mail keeps its first character and its domain
@@ -125,10 +126,10 @@ export const payoutRouteView = (record: PayoutRouteRecord): PayoutRouteView => (
   updated_at: record.updated_at,
 });
 
-/** A list answer: `{items, total, limit, offset}`. */
-export const pageView = <R, V>(page: Page<R>, view: (record: R) => V): PageView<V> => ({
-  items: page.items.map(view),
-  total: page.total,
-  limit: page.limit,
-  offset: page.offset,
-});
+/** The answer of a use case that acted on one payout: `data.payout`, as the merchant reads it. */
+export const payoutAnswer = (
+  outcome: Outcome<{ readonly snapshot: PayoutSnapshot }>,
+): Outcome<{ readonly payout: PayoutView }> =>
+  E.map((payout: { readonly snapshot: PayoutSnapshot }) => ({
+    payout: payoutResourceOf(payout.snapshot),
+  }))(outcome);

@@ -17,13 +17,13 @@ import {
 import { createMemoryStore, type MemoryStore } from '@payrail/store-memory';
 import { memoryOracle } from '@payrail/store-memory/testing';
 import * as E from 'fp-ts/lib/Either.js';
-import { permissions } from '../access-control.js';
-import type { Caller } from '../engine-api.js';
-import type { EngineDeps } from '../engine-deps.js';
-import type { Outcome } from '../unit-of-work.js';
-import { timerWorker } from '../workers/timer-worker.js';
+import { permissions } from '../access/access-control.policy.js';
+import type { Outcome } from '../command/command.handler.js';
+import type { Caller } from '../engine.api.js';
+import type { EngineDeps } from '../engine.deps.js';
+import { timerWorker } from '../workers/timer.worker.js';
 import { payoutUseCases } from './payout.use-cases.js';
-import { seedSandboxCatalogue } from './sandbox-catalogue.js';
+import { seedSandboxCatalogue } from './sandbox-catalogue.use-cases.js';
 
 export const startTime = 1_800_000_000;
 

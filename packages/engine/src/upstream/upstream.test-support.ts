@@ -19,9 +19,9 @@ import {
   type TestBed,
   testBed,
 } from '../acquiring/acquiring.test-support.js';
-import { sandboxRequiredConfirmations } from '../acquiring/sandbox-payments.js';
-import { createEngine } from '../engine.js';
-import type { Engine, UpstreamRequest } from '../engine-api.js';
+import { sandboxRequiredConfirmations } from '../acquiring/sandbox-payment-event.policy.js';
+import type { Engine, UpstreamRequest } from '../engine.api.js';
+import { createEngine } from '../engine.wiring.js';
 
 const loopbackSources = ['127.0.0.1/32', '::1/128'];
 

@@ -1,7 +1,7 @@
 import { type OutboxMessage, toEvmChecksumAddress } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
 import { caller, dataOf, refusal, refusalOf, t0 } from '../acquiring/acquiring.test-support.js';
-import { createEngine } from '../engine.js';
+import { createEngine } from '../engine.wiring.js';
 import {
   directOrder,
   fromLoopback,

@@ -22,6 +22,9 @@
  * retry of an accepted delivery is harmless too. The answer lists what each event did.
  */
 import {
+  type AcquiringProvider,
+  isIpAllowed,
+  type PayrailError,
   ProviderPaymentEvent,
   payrailError,
   payTokens,
@@ -30,14 +33,41 @@ import {
   type UpstreamPaymentEvent,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import { findDepositAddress } from '../acquiring/deposit-addresses.js';
-import { type LoadedOrder, loadOrder } from '../acquiring/order.store.js';
-import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.js';
-import { unitOfWorkRetryingConflicts } from '../conflict-retry.js';
-import type { Engine, UpstreamRequest } from '../engine-api.js';
-import type { EngineDeps } from '../engine-deps.js';
-import { refuse } from '../unit-of-work.js';
-import { acquiringProviderLookup, isAllowedSource } from './acquiring-providers.js';
+import { findDepositAddress } from '../acquiring/deposit-addresses.store.js';
+import { findOrder, type LoadedOrder } from '../acquiring/order.persistence.js';
+import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.use-cases.js';
+import { refuse, unitOfWorkRetryingConflicts } from '../command/command.handler.js';
+import type { Engine, UpstreamRequest } from '../engine.api.js';
+import type { EngineDeps } from '../engine.deps.js';
+
+// The registry of acquiring providers (`EngineDeps.acquiringProviders`) and the source check of
+// their calls. A provider is known by its exact name; each one lists the addresses it calls from.
+
+/** Looks a provider up by the `{provider}` path segment. */
+type ProviderLookup = (name: string) => AcquiringProvider | undefined;
+
+/**
+ * The providers by name. Two providers with one name are a wiring mistake, refused when the
+ * engine is built rather than answered by whichever came first.
+ */
+const acquiringProviderLookup = (providers: readonly AcquiringProvider[] = []): ProviderLookup => {
+  const byName = new Map<string, AcquiringProvider>();
+  for (const provider of providers) {
+    if (byName.has(provider.name)) {
+      throw new Error(`two acquiring providers are named ${JSON.stringify(provider.name)}`);
+    }
+    byName.set(provider.name, provider);
+  }
+  return (name) => byName.get(name);
+};
+
+/**
+ * Whether a call from `ip` may speak for the provider. Unlike an API key's whitelist, an empty
+ * list allows nobody: a provider whose sources were not configured is shut, not open. The
+ * address is read by the core's `ip-ranges` (an IPv4-mapped IPv6 address is its IPv4 address).
+ */
+const isAllowedSource = (ip: string, allowedSources: readonly string[]): boolean =>
+  allowedSources.length > 0 && isIpAllowed(ip, allowedSources);
 
 /**
  * The event as the order machine takes it: the network is the order lookup's business, and the
@@ -67,78 +97,95 @@ const isJsonContent = (headers: UpstreamRequest['headers']): boolean =>
 const jsonOf = (body: string): unknown => {
   if (body.trim() === '') return undefined;
   try {
-    return JSON.parse(body) as unknown;
+    const parsed: unknown = JSON.parse(body);
+    return parsed;
   } catch {
     return undefined;
   }
 };
 
+/**
+ * Applies one event to the order its address belongs to, on the order's latest version in
+ * `orders` (an order past its expire_time expired first), and answers what it did.
+ */
+const applyEvent = async (
+  deps: EngineDeps,
+  tx: StoreTransaction,
+  orders: Map<string, LoadedOrder>,
+  event: UpstreamPaymentEvent,
+  now: number,
+): Promise<UpstreamEventResult> => {
+  if (!isWellFormed(event)) refuse(payrailError('invalid_upstream_deposit_payload'));
+  const deposit =
+    (await findDepositAddress(tx, event.network, event.address)) ??
+    refuse(payrailError('merchant_deposit_address_not_found'));
+  const order =
+    orders.get(deposit.order_id) ??
+    (await settleExpiry(
+      deps,
+      tx,
+      (await findOrder(tx, deposit.order_id, deposit.account_id)) ??
+        refuse(payrailError('acquiring_order_not_found')),
+      now,
+    ));
+  const applied = await applyPaymentEvent(deps, tx, order, paymentOf(event, deposit.address), now);
+  orders.set(deposit.order_id, applied);
+  const payment = applied.payment ?? refuse(payrailError('internal_error'));
+  return {
+    payment_id: payment.payment_id,
+    order_id: deposit.order_id,
+    payment_status: payment.status,
+    order_status: applied.snapshot.value,
+    changed: applied.record !== order.record,
+  };
+};
+
+const applyEvents = async (
+  deps: EngineDeps,
+  tx: StoreTransaction,
+  events: readonly UpstreamPaymentEvent[],
+  now: number,
+): Promise<UpstreamEventResult[]> => {
+  // Several events of one request may move one order: each applies to its latest version.
+  const orders = new Map<string, LoadedOrder>();
+  const results: UpstreamEventResult[] = [];
+  for (const event of events) results.push(await applyEvent(deps, tx, orders, event, now));
+  return results;
+};
+
+/** The delivery's events once its provider, source, signature and content type check out. */
+const eventsOf = (
+  providerNamed: ProviderLookup,
+  name: string,
+  request: UpstreamRequest,
+): E.Either<PayrailError, readonly UpstreamPaymentEvent[]> => {
+  const provider = providerNamed(name);
+  if (provider === undefined) {
+    return E.left(payrailError('unsupported_acquiring_provider', { provider: name }));
+  }
+  if (!isAllowedSource(request.ip, provider.allowedSources)) {
+    return E.left(payrailError('webhook_ip_not_allowed'));
+  }
+  const delivery = { body: request.body, headers: request.headers };
+  if (!provider.verify(delivery)) return E.left(payrailError('unauthorized'));
+  if (!isJsonContent(request.headers)) {
+    return E.left(payrailError('invalid_upstream_deposit_payload'));
+  }
+  const parsed = provider.parse(jsonOf(request.body), delivery);
+  if (E.isLeft(parsed)) return parsed;
+  if (parsed.right.length === 0) return E.left(payrailError('empty_upstream_event'));
+  return parsed;
+};
+
 export const upstreamUseCases = (deps: EngineDeps): Engine['upstream'] => {
   const providerNamed = acquiringProviderLookup(deps.acquiringProviders);
-
-  const applyEvents = async (
-    tx: StoreTransaction,
-    events: readonly UpstreamPaymentEvent[],
-    now: number,
-  ): Promise<UpstreamEventResult[]> => {
-    // Several events of one request may move one order: each applies to its latest version.
-    const orders = new Map<string, LoadedOrder>();
-    const results: UpstreamEventResult[] = [];
-    for (const event of events) {
-      if (!isWellFormed(event)) refuse(payrailError('invalid_upstream_deposit_payload'));
-      const deposit =
-        (await findDepositAddress(tx, event.network, event.address)) ??
-        refuse(payrailError('merchant_deposit_address_not_found'));
-      const order =
-        orders.get(deposit.order_id) ??
-        (await settleExpiry(
-          deps,
-          tx,
-          (await loadOrder(tx, deposit.order_id, deposit.account_id)) ??
-            refuse(payrailError('acquiring_order_not_found')),
-          now,
-        ));
-      const applied = await applyPaymentEvent(
-        deps,
-        tx,
-        order,
-        paymentOf(event, deposit.address),
-        now,
-      );
-      orders.set(deposit.order_id, applied);
-      const payment = applied.payment ?? refuse(payrailError('internal_error'));
-      results.push({
-        payment_id: payment.payment_id,
-        order_id: deposit.order_id,
-        payment_status: payment.status,
-        order_status: applied.snapshot.value,
-        changed: applied.record !== order.record,
-      });
-    }
-    return results;
-  };
-
   const receive = async (name: string, request: UpstreamRequest) => {
-    const provider = providerNamed(name);
-    if (provider === undefined) {
-      return E.left(payrailError('unsupported_acquiring_provider', { provider: name }));
-    }
-    if (!isAllowedSource(request.ip, provider.allowedSources)) {
-      return E.left(payrailError('webhook_ip_not_allowed'));
-    }
-    const delivery = { body: request.body, headers: request.headers };
-    if (!provider.verify(delivery)) return E.left(payrailError('unauthorized'));
-    if (!isJsonContent(request.headers)) {
-      return E.left(payrailError('invalid_upstream_deposit_payload'));
-    }
-    const parsed = provider.parse(jsonOf(request.body), delivery);
-    if (E.isLeft(parsed)) return parsed;
-    if (parsed.right.length === 0) return E.left(payrailError('empty_upstream_event'));
+    const events = eventsOf(providerNamed, name, request);
+    if (E.isLeft(events)) return events;
     const now = deps.clock.now();
     return unitOfWorkRetryingConflicts(deps.store, async (tx) => ({
-      events: await applyEvents(tx, parsed.right, now),
+      events: await applyEvents(deps, tx, events.right, now),
     }));
   };
-
   return { receive };
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { manualLoopScheduler as manualTime } from './manual-scheduler.js';
-import { startWorkLoop, type WorkLoopOptions } from './work-loop.js';
+import { manualLoopScheduler as manualTime } from './manual-scheduler.worker.js';
+import { startWorkLoop, type WorkLoopOptions } from './work-loop.worker.js';
 
 const t0 = 1_700_000_000;
 

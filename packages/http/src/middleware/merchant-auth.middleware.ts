@@ -10,11 +10,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { ClientIpResolver } from '../client-ip.js';
 import { errorAnswer } from '../envelope.js';
 import type { RateLimiter } from '../rate-limiter.js';
-import type { AuthenticationLimitEnv } from './address-limit.middleware.js';
-import type { RequestIdEnv } from './request-id.middleware.js';
+import { type AuthenticationVariables, bearerCredential } from './authentication.js';
 
 export interface MerchantEnv {
-  Variables: { caller: Caller } & AuthenticationLimitEnv['Variables'] & RequestIdEnv['Variables'];
+  Variables: { caller: Caller } & AuthenticationVariables;
 }
 
 /**
@@ -23,7 +22,7 @@ export interface MerchantEnv {
  * `unauthorized`.
  */
 const presentedToken = (c: Context): string | undefined => {
-  const bearer = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
+  const bearer = bearerCredential(c);
   if (bearer !== undefined) return bearer;
   const apiKey = c.req.header('X-API-Key')?.trim();
   return apiKey === undefined || apiKey === '' ? undefined : apiKey;

@@ -10,12 +10,10 @@ import type { MiddlewareHandler } from 'hono';
 import type { ClientIpResolver } from '../client-ip.js';
 import { errorAnswer } from '../envelope.js';
 import { operatorTokenMatches } from '../operator-token.js';
-import type { AuthenticationLimitEnv } from './address-limit.middleware.js';
-import type { RequestIdEnv } from './request-id.middleware.js';
+import { type AuthenticationVariables, bearerCredential } from './authentication.js';
 
 export interface OperatorEnv {
-  Variables: { operator: Operator } & AuthenticationLimitEnv['Variables'] &
-    RequestIdEnv['Variables'];
+  Variables: { operator: Operator } & AuthenticationVariables;
 }
 
 export const operatorAuthentication =
@@ -25,7 +23,7 @@ export const operatorAuthentication =
     clientIp: ClientIpResolver,
   ): MiddlewareHandler<OperatorEnv> =>
   async (c, next) => {
-    const presented = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
+    const presented = bearerCredential(c);
     const ip = clientIp(c);
     let operator: Operator;
     if (operatorTokenMatches(adminToken, presented)) {

@@ -17,13 +17,13 @@
  */
 import type { JsonSchema } from './json-schema.js';
 
-/** What the converter reads of an io-ts codec. */
+/**
+ * What the converter reads of an io-ts codec: its name and kind (`_tag`), and the fields io-ts
+ * (or the codec toolkit) keeps on a codec of that kind.
+ */
 export interface CodecLike {
   readonly name: string;
   readonly _tag?: string;
-}
-
-interface Structural extends CodecLike {
   readonly props?: Readonly<Record<string, CodecLike>>;
   readonly types?: readonly CodecLike[];
   readonly type?: CodecLike;
@@ -57,7 +57,8 @@ const mergeObjects = (schemas: readonly JsonSchema[]): JsonSchema => {
   const required: string[] = [];
   for (const schema of schemas) {
     Object.assign(properties, schema.properties ?? {});
-    required.push(...((schema.required as string[] | undefined) ?? []));
+    const own = schema.required ?? [];
+    if (Array.isArray(own)) required.push(...own);
   }
   return {
     type: 'object',
@@ -73,10 +74,10 @@ const closed = (schema: JsonSchema): JsonSchema =>
     ? { ...schema, additionalProperties: false }
     : schema;
 
-const literalValue = (codec: Structural): unknown =>
+const literalValue = (codec: CodecLike): unknown =>
   codec._tag === 'LiteralType' ? codec.value : undefined;
 
-const member = (codec: Structural, field: 'type' | 'codomain' | 'format'): CodecLike => {
+const member = (codec: CodecLike, field: 'type' | 'codomain' | 'format'): CodecLike => {
   const inner = codec[field];
   if (inner === undefined) throw new Error(`codec ${codec.name} (${codec._tag}) has no ${field}`);
   return inner;
@@ -88,9 +89,8 @@ export const toJsonSchema = (codec: CodecLike, named: SchemaTable = {}): JsonSch
 const convertCodec = (codec: CodecLike, named: SchemaTable, closeExact: boolean): JsonSchema => {
   const byName = named[codec.name];
   if (byName !== undefined) return byName;
-  const c = codec as Structural;
   const convert = (inner: CodecLike) => convertCodec(inner, named, closeExact);
-  switch (c._tag) {
+  switch (codec._tag) {
     case 'StringType':
       return { type: 'string' };
     case 'NumberType':
@@ -102,18 +102,18 @@ const convertCodec = (codec: CodecLike, named: SchemaTable, closeExact: boolean)
     case 'UnknownType':
       return {};
     case 'LiteralType':
-      return { const: c.value };
+      return { const: codec.value };
     case 'KeyofType':
-      return { type: 'string', enum: Object.keys(c.keys ?? {}) };
+      return { type: 'string', enum: Object.keys(codec.keys ?? {}) };
     case 'InterfaceType':
     case 'PartialType': {
-      const props = c.props ?? {};
+      const props = codec.props ?? {};
       const properties = Object.fromEntries(
         Object.entries(props).map(([key, inner]) => [key, convert(inner)]),
       );
       // A field with a default may be left out, so it is not required of the sender.
       const required =
-        c._tag === 'InterfaceType'
+        codec._tag === 'InterfaceType'
           ? Object.keys(props).filter((key) => props[key]?._tag !== 'DefaultType')
           : [];
       return {
@@ -123,31 +123,31 @@ const convertCodec = (codec: CodecLike, named: SchemaTable, closeExact: boolean)
       };
     }
     case 'LeafType':
-      if (c.schema === undefined) throw new Error(`leaf ${codec.name} has no schema`);
-      return c.schema;
+      if (codec.schema === undefined) throw new Error(`leaf ${codec.name} has no schema`);
+      return codec.schema;
     case 'RequestType':
-      return convertCodec(member(c, 'format'), named, false);
+      return convertCodec(member(codec, 'format'), named, false);
     case 'DefaultType':
-      return { ...convert(member(c, 'type')), default: c.defaultValue };
+      return { ...convert(member(codec, 'type')), default: codec.defaultValue };
     case 'ExactType': {
-      const inner = convert(member(c, 'type'));
+      const inner = convert(member(codec, 'type'));
       return closeExact ? closed(inner) : inner;
     }
     case 'RequiredType':
     case 'ReadonlyType':
-      return convert(member(c, 'type'));
+      return convert(member(codec, 'type'));
     case 'RefinementType':
-      return c.name === 'Int' ? { type: 'integer' } : convert(member(c, 'type'));
+      return codec.name === 'Int' ? { type: 'integer' } : convert(member(codec, 'type'));
     case 'ArrayType':
     case 'ReadonlyArrayType':
-      return { type: 'array', items: convert(member(c, 'type')) };
+      return { type: 'array', items: convert(member(codec, 'type')) };
     case 'DictionaryType':
-      return { type: 'object', additionalProperties: convert(member(c, 'codomain')) };
+      return { type: 'object', additionalProperties: convert(member(codec, 'codomain')) };
     case 'IntersectionType':
-      return mergeObjects((c.types ?? []).map(convert));
+      return mergeObjects((codec.types ?? []).map(convert));
     case 'UnionType': {
-      const types = c.types ?? [];
-      const literals = types.map((inner) => literalValue(inner as Structural));
+      const types = codec.types ?? [];
+      const literals = types.map((inner) => literalValue(inner));
       return types.length > 0 && types.every((inner) => inner._tag === 'LiteralType')
         ? { enum: literals }
         : { anyOf: types.map(convert) };

@@ -13,14 +13,21 @@ import {
 import { pathParameters, type Route } from '../routes/route.js';
 import { toJsonSchema } from './json-schema.converter.js';
 import { type JsonSchema, objectSchema } from './json-schema.js';
-import { type QueryCodecLike, queryParametersOf } from './query-parameters.js';
+import { queryParametersOf } from './query-parameters.js';
 
-/** The catalogue error of `key`, its `<placeholders>` left as they are written. */
+/**
+ * The catalogue error of `key`, its `<placeholders>` left as they are written. Cast: for any key
+ * at once `payrailError` wants every placeholder's value, and here none is filled on purpose.
+ */
 const catalogueError = (key: ErrorKey): PayrailError =>
   (payrailError as (key: ErrorKey, params: object) => PayrailError)(key, {});
 
+const isErrorKey = (name: string): name is ErrorKey => Object.hasOwn(errorCatalogue, name);
+
 const keysOfGroup = (group: string): ErrorKey[] =>
-  (Object.keys(errorCatalogue) as ErrorKey[]).filter((key) => errorCatalogue[key].group === group);
+  Object.keys(errorCatalogue)
+    .filter(isErrorKey)
+    .filter((key) => errorCatalogue[key].group === group);
 
 const merchantErrors: readonly ErrorKey[] = [
   ...keysOfGroup('authentication'),
@@ -52,7 +59,7 @@ export const errorKeysOf = (route: Route): ErrorKey[] => {
   if (route.body !== undefined) keys.push(...bodyErrors);
   if (route.query !== undefined) {
     keys.push('invalid_query_param');
-    for (const parameter of queryParametersOf(route.query as unknown as QueryCodecLike)) {
+    for (const parameter of queryParametersOf(route.query)) {
       const own = statusFilterErrors[parameter.name];
       if (own !== undefined) keys.push(own);
     }
@@ -136,7 +143,7 @@ const operationOf = (route: Route) => ({
     })),
     ...(route.query === undefined
       ? []
-      : queryParametersOf(route.query as unknown as QueryCodecLike).map((parameter) => ({
+      : queryParametersOf(route.query).map((parameter) => ({
           name: parameter.name,
           in: 'query',
           required: false,

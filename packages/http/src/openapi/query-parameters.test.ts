@@ -58,7 +58,10 @@ describe('queryParametersOf', () => {
   it('refuses a codec whose parameters it cannot read, rather than guess', () => {
     expect(() => queryParametersOf({ name: 'Opaque' })).toThrow(/Opaque has no format stage/);
     expect(() =>
-      queryParametersOf({ name: 'Plain', format: { props: { limit: { name: 'string' } } } }),
+      queryParametersOf({
+        name: 'Plain',
+        format: { name: 'PlainFormat', props: { limit: { name: 'string' } } },
+      }),
     ).toThrow(/Plain.limit is not a leaf/);
   });
 });

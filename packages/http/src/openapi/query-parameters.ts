@@ -9,24 +9,8 @@
  * Only the structure is read (`format`, `props`, `_tag`, `schema`, `type`, `defaultValue`), so
  * this module needs no io-ts at run time.
  */
+import type { CodecLike } from './json-schema.converter.js';
 import type { JsonSchema } from './json-schema.js';
-
-/** What is read of one parameter: a core leaf, possibly under a `withDefault`. */
-interface ParameterCodecLike {
-  readonly name: string;
-  readonly _tag?: string;
-  /** A `LeafType`'s schema. */
-  readonly schema?: JsonSchema;
-  /** A `DefaultType`'s inner codec and default. */
-  readonly type?: ParameterCodecLike;
-  readonly defaultValue?: unknown;
-}
-
-/** What is read of a query codec: its `format` stage's props. */
-export interface QueryCodecLike {
-  readonly name: string;
-  readonly format?: { readonly props?: Readonly<Record<string, ParameterCodecLike>> };
-}
 
 export interface QueryParameterDoc {
   readonly name: string;
@@ -34,18 +18,14 @@ export interface QueryParameterDoc {
   readonly description: string;
 }
 
-const leafSchemaOf = (codec: QueryCodecLike, name: string, leaf: ParameterCodecLike) => {
+const leafSchemaOf = (codec: CodecLike, name: string, leaf: CodecLike) => {
   if (leaf._tag !== 'LeafType' || leaf.schema === undefined) {
     throw new Error(`${codec.name}.${name} is not a leaf with a schema (${leaf._tag})`);
   }
   return leaf.schema;
 };
 
-const parameterOf = (
-  codec: QueryCodecLike,
-  name: string,
-  parameter: ParameterCodecLike,
-): QueryParameterDoc => {
+const parameterOf = (codec: CodecLike, name: string, parameter: CodecLike): QueryParameterDoc => {
   const defaulted = parameter._tag === 'DefaultType';
   const leaf = defaulted ? parameter.type : parameter;
   if (leaf === undefined) throw new Error(`${codec.name}.${name} has no inner codec`);
@@ -60,7 +40,7 @@ const parameterOf = (
   };
 };
 
-export const queryParametersOf = (codec: QueryCodecLike): QueryParameterDoc[] => {
+export const queryParametersOf = (codec: CodecLike): QueryParameterDoc[] => {
   const props = codec.format?.props;
   if (props === undefined) {
     throw new Error(`query codec ${codec.name} has no format stage to read its parameters from`);

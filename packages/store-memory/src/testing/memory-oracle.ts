@@ -5,6 +5,7 @@
  * The shape is the core's `StoreOracle` port.
  */
 import type { StoreOracle } from '@payrail/core';
+import { collectionStateOf } from '../memory-state.js';
 import { type MemoryStore, memoryStateOf } from '../memory-store.js';
 
 /** The core's `StoreOracle`, by the name this store gives it. */
@@ -14,10 +15,10 @@ export const memoryOracle = (store: MemoryStore): MemoryOracle => {
   const state = memoryStateOf(store);
   return {
     async record(collection, id) {
-      return structuredClone(state.collections[collection].rows.get(String(id)));
+      return structuredClone(collectionStateOf(state, collection).rows.get(String(id)));
     },
     async count(collection) {
-      return state.collections[collection].rows.size;
+      return collectionStateOf(state, collection).rows.size;
     },
     async postings() {
       return [...state.journals.values()].flatMap(({ journal }) =>

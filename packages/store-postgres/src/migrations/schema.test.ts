@@ -11,7 +11,7 @@ import {
   bigintColumns,
   collectionNames,
   filterIndexName,
-  tableLayouts,
+  tableLayoutOf,
   uniqueIndexName,
 } from '../table-layout.js';
 import { migrate } from './migrate.js';
@@ -66,7 +66,7 @@ const typeOf = (table: string, column: string) =>
 
 describe('the migrated schema', () => {
   it.each(collectionNames)('%s: every filter field has an index led by (scope,) field', (name) => {
-    const { spec, table } = tableLayouts[name];
+    const { spec, table } = tableLayoutOf(name);
     expect(spec.filters.length).toBeGreaterThan(0);
     for (const field of spec.filters) {
       const lead = spec.scope === null || spec.scope === field ? [field] : [spec.scope, field];
@@ -89,7 +89,7 @@ describe('the migrated schema', () => {
   it.each(collectionNames)(
     '%s: every unique key is a unique index on exactly its fields',
     (name) => {
-      const { spec, table } = tableLayouts[name];
+      const { spec, table } = tableLayoutOf(name);
       for (const fields of spec.unique) {
         const index = indexesOf(table).find((i) => i.indexname === uniqueIndexName(table, fields));
         expect(index?.unique).toBe(true);
@@ -104,7 +104,7 @@ describe('the migrated schema', () => {
   it.each(collectionNames)(
     '%s: the record is JSONB beside its copied columns and version',
     (name) => {
-      const layout = tableLayouts[name];
+      const layout = tableLayoutOf(name);
       expect(typeOf(layout.table, 'data')).toBe('jsonb');
       expect(typeOf(layout.table, 'version')).toBe('integer');
       expect(typeOf(layout.table, 'created_at')).toBe('bigint');

@@ -5,7 +5,7 @@
  */
 import type { Environment, OutboxMessage, Posting, StoreOracle, TimerRecord } from '@payrail/core';
 import { internalsOf, type PostgresStore } from '../sql-store.js';
-import { tableIn, tableLayouts } from '../table-layout.js';
+import { tableIn, tableLayoutOf } from '../table-layout.js';
 
 /** The core's `StoreOracle`, by the name this store gives it. */
 export type PostgresOracle = StoreOracle;
@@ -21,7 +21,7 @@ export const postgresOracle = (store: PostgresStore): PostgresOracle => {
   };
   return {
     async record(collection, id) {
-      const layout = tableLayouts[collection];
+      const layout = tableLayoutOf(collection);
       if (layout.numericId && !/^-?[0-9]{1,18}$/.test(String(id))) return undefined;
       const { rows } = await executor.query<{ data: unknown }>(
         `SELECT data FROM ${table(layout.table)} WHERE id = $1`,
@@ -29,7 +29,7 @@ export const postgresOracle = (store: PostgresStore): PostgresOracle => {
       );
       return rows[0]?.data;
     },
-    count: (collection) => countOf(tableLayouts[collection].table),
+    count: (collection) => countOf(tableLayoutOf(collection).table),
     async postings() {
       const { rows } = await executor.query<Posting & { journal_id: string }>(
         `SELECT ledger_account AS "ledgerAccount", currency, amount, journal_id

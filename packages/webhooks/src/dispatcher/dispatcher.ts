@@ -162,7 +162,7 @@ interface Verdict {
   readonly error: string | null;
 }
 
-const statusOf: Readonly<Record<'complete' | 'retry' | 'fail', WebhookDeliveryRecord['status']>> = {
+const statusOf: Readonly<Record<Settlement, WebhookDeliveryRecord['status']>> = {
   complete: 'succeeded',
   retry: 'pending',
   fail: 'failed',
@@ -170,224 +170,305 @@ const statusOf: Readonly<Record<'complete' | 'retry' | 'fail', WebhookDeliveryRe
 
 /** The review round a verification request was sent for (`verification_round`), if it names one. */
 const roundOf = (message: OutboxMessage): number | undefined => {
-  const round = (message.payload as { readonly verification_round?: unknown }).verification_round;
+  const round = message.payload.verification_round;
   return typeof round === 'number' ? round : undefined;
 };
 
-export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
-  const { store, clock, ids, callbacks, worker, keySecret } = options;
-  const transport = options.transport ?? httpTransport({ allowInsecure: options.allowInsecure });
-  const timeoutMs = options.timeoutMs ?? deliveryTimeoutMs;
-  const signingClock = options.signingClock ?? systemClock;
-  const batchSize = options.batchSize ?? 16;
-  const leaseSeconds = options.leaseSeconds ?? 60;
-  const maxRounds = options.maxRounds ?? 20;
-  const log = options.log ?? (() => undefined);
-  const aborter = new AbortController();
-  let stopped = false;
+/** What the dispatcher's steps share: its options with every default filled in. */
+interface Dispatch {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly callbacks: Engine['callbacks'];
+  readonly keySecret: Uint8Array;
+  readonly worker: string;
+  readonly transport: Transport;
+  readonly timeoutMs: number;
+  readonly signingClock: Clock;
+  readonly batchSize: number;
+  readonly leaseSeconds: number;
+  readonly maxRounds: number;
+  readonly log: (line: string) => void;
+  /** Cuts the attempts in flight once `stop()`'s grace is over. */
+  readonly aborter: AbortController;
+  /** Set by `stop()`: no new round starts. */
+  stopped: boolean;
+}
 
-  /** The verification answer, handed to the engine; undecided answers are asked again. */
-  const judgeVerification = async (
-    message: OutboxMessage,
-    attempt: number,
-    response: OutboundResponse,
-  ): Promise<Verdict> => {
-    const decision = isSuccess(response.statusCode) ? verificationDecisionOf(response) : null;
-    const answer = await callbacks.verificationAnswered(
-      message.business_id,
-      decision,
-      attempt,
-      roundOf(message),
-    );
-    if (decision !== null) {
-      // The merchant answered; a payout that moved on meanwhile (an operator decided, it was
-      // cancelled) keeps its state, and the request is done either way.
-      return {
-        delivered: true,
-        giveUp: false,
-        error: E.isLeft(answer) ? `answer not applied: ${answer.left.message}` : null,
-      };
-    }
-    const error = failureOf(response) ?? 'no verification decision in the answer';
-    if (E.isRight(answer)) return { delivered: false, giveUp: false, error };
-    // Refused: either this attempt was already recorded (a crash between the engine's unit of
-    // work and ours replays it) and the payout still waits, or the payout moved on.
-    const payout = await store.transaction((tx) =>
-      tx.payouts.get(message.business_id, message.account_id),
-    );
-    const awaiting =
-      payout?.review_status === 'pending_review' && payout.execution_status === 'init';
-    return awaiting
-      ? { delivered: false, giveUp: false, error }
-      : {
-          delivered: false,
-          giveUp: true,
-          error: `${error}; the payout no longer awaits verification`,
-        };
-  };
+const dispatchOf = (options: DispatcherOptions): Dispatch => ({
+  store: options.store,
+  clock: options.clock,
+  ids: options.ids,
+  callbacks: options.callbacks,
+  keySecret: options.keySecret,
+  worker: options.worker,
+  transport: options.transport ?? httpTransport({ allowInsecure: options.allowInsecure }),
+  timeoutMs: options.timeoutMs ?? deliveryTimeoutMs,
+  signingClock: options.signingClock ?? systemClock,
+  batchSize: options.batchSize ?? 16,
+  leaseSeconds: options.leaseSeconds ?? 60,
+  maxRounds: options.maxRounds ?? 20,
+  log: options.log ?? (() => undefined),
+  aborter: new AbortController(),
+  stopped: false,
+});
 
-  const settle = (
-    message: OutboxMessage,
-    target: DeliveryTarget,
-    settlement: 'complete' | 'retry' | 'fail',
-    attempt: Omit<DeliveryAttempt, 'attempt'>,
-    retryAt: number,
-  ): Promise<unknown> =>
-    store.transaction(async (tx) => {
-      const held =
-        settlement === 'complete'
-          ? await tx.outbox.complete(message.outbox_id, worker)
-          : settlement === 'retry'
-            ? await tx.outbox.retry(message.outbox_id, worker, retryAt)
-            : await tx.outbox.fail(message.outbox_id, worker);
-      // A worker whose lease lapsed logs what it sent but decides nothing: the holder will.
-      return recordAttempt(tx, ids, {
-        message,
-        target,
-        status: held ? statusOf[settlement] : undefined,
-        attempt,
-        at: attempt.at,
-      });
-    });
+/**
+ * An undecided answer the engine refused: either this attempt was already recorded (a crash
+ * between the engine's unit of work and ours replays it) and the payout still waits, or the
+ * payout moved on and the request is given up.
+ */
+const judgeRefusedRetry = async (
+  dispatch: Dispatch,
+  message: OutboxMessage,
+  error: string,
+): Promise<Verdict> => {
+  const payout = await dispatch.store.transaction((tx) =>
+    tx.payouts.get(message.business_id, message.account_id),
+  );
+  const awaiting = payout?.review_status === 'pending_review' && payout.execution_status === 'init';
+  return awaiting
+    ? { delivered: false, giveUp: false, error }
+    : {
+        delivered: false,
+        giveUp: true,
+        error: `${error}; the payout no longer awaits verification`,
+      };
+};
 
-  const attemptOne = async (message: OutboxMessage): Promise<void> => {
-    const attempt = message.attempts + 1;
-    const resolved = await store.transaction((tx) => resolveTarget(tx, message, keySecret));
-    const at = clock.now();
-    if (resolved.kind === 'skip') {
-      const entry = {
-        at,
-        status_code: null,
-        latency_ms: 0,
-        error: `not sent: ${resolved.reason}`,
-        response_body: '',
-      };
-      await settle(message, resolved.target, 'fail', entry, at);
-      return;
-    }
-    // A verification request whose review round ended (the payout was returned, cancelled or
-    // decided) is not sent again: an answer to it could only be about a version that is gone.
-    const round = message.event_type === verificationRequestType ? roundOf(message) : undefined;
-    if (
-      round !== undefined &&
-      !(await callbacks.verificationRequestOpen(message.business_id, message.account_id, round))
-    ) {
-      const entry = {
-        at,
-        status_code: null,
-        latency_ms: 0,
-        error: `not sent: verification round ${round} of the payout has ended`,
-        response_body: '',
-      };
-      await settle(message, resolved.target, 'fail', entry, at);
-      return;
-    }
-    const body = JSON.stringify(message.payload);
-    const response = await transport({
-      url: resolved.target.url,
-      headers: signatureHeadersOf({
-        secret: resolved.secret,
-        id: deliveredEventIdOf(message.event_id),
-        timestamp: signingClock.now(),
-        body,
-      }),
-      body,
-      timeoutMs,
-      signal: aborter.signal,
-    });
-    const verdict: Verdict =
-      message.event_type === verificationRequestType
-        ? await judgeVerification(message, attempt, response)
-        : {
-            delivered: isSuccess(response.statusCode),
-            giveUp: false,
-            error: failureOf(response),
-          };
-    const retryAt = nextAttemptAt(attempt, clock.now());
-    const settlement = verdict.delivered
-      ? 'complete'
-      : verdict.giveUp || retryAt === undefined || attempt >= maxDeliveryAttempts
-        ? 'fail'
-        : 'retry';
-    const entry = {
-      at,
-      status_code: response.statusCode,
-      latency_ms: response.latencyMs,
-      error: verdict.error,
-      response_body: response.body,
+/** The verification answer, handed to the engine; undecided answers are asked again. */
+const judgeVerification = async (
+  dispatch: Dispatch,
+  message: OutboxMessage,
+  attempt: number,
+  response: OutboundResponse,
+): Promise<Verdict> => {
+  const decision = isSuccess(response.statusCode) ? verificationDecisionOf(response) : null;
+  const answer = await dispatch.callbacks.verificationAnswered(
+    message.business_id,
+    decision,
+    attempt,
+    roundOf(message),
+  );
+  if (decision !== null) {
+    // The merchant answered; a payout that moved on meanwhile (an operator decided, it was
+    // cancelled) keeps its state, and the request is done either way.
+    return {
+      delivered: true,
+      giveUp: false,
+      error: E.isLeft(answer) ? `answer not applied: ${answer.left.message}` : null,
     };
-    await settle(message, resolved.target, settlement, entry, retryAt ?? at);
-  };
+  }
+  const error = failureOf(response) ?? 'no verification decision in the answer';
+  if (E.isRight(answer)) return { delivered: false, giveUp: false, error };
+  return judgeRefusedRetry(dispatch, message, error);
+};
 
-  const pass = async (): Promise<number> => {
-    let attempts = 0;
-    const failures: unknown[] = [];
-    for (let round = 0; round < maxRounds && !stopped; round += 1) {
-      const now = clock.now();
-      const claimed = await store.transaction((tx) =>
-        tx.outbox.claim({ worker, now, limit: batchSize, leaseSeconds }),
-      );
-      if (claimed.length === 0) break;
-      const results = await Promise.allSettled(claimed.map(attemptOne));
-      const rejected = results.flatMap((result) =>
-        result.status === 'rejected' ? [result.reason as unknown] : [],
-      );
-      failures.push(...rejected);
-      attempts += claimed.length;
-      // Unsettled messages stay leased; a round that settled nothing would not get further.
-      if (rejected.length === claimed.length) break;
-    }
-    // A message whose settlement failed stays claimed and is attempted again after its lease.
-    if (failures.length > 0) throw failures[0];
-    return attempts;
-  };
+type Settlement = 'complete' | 'retry' | 'fail';
 
+const settle = (
+  { store, ids, worker }: Dispatch,
+  message: OutboxMessage,
+  target: DeliveryTarget,
+  settlement: Settlement,
+  attempt: Omit<DeliveryAttempt, 'attempt'>,
+  retryAt: number,
+): Promise<unknown> =>
+  store.transaction(async (tx) => {
+    const held =
+      settlement === 'complete'
+        ? await tx.outbox.complete(message.outbox_id, worker)
+        : settlement === 'retry'
+          ? await tx.outbox.retry(message.outbox_id, worker, retryAt)
+          : await tx.outbox.fail(message.outbox_id, worker);
+    // A worker whose lease lapsed logs what it sent but decides nothing: the holder will.
+    return recordAttempt(tx, ids, {
+      message,
+      target,
+      status: held ? statusOf[settlement] : undefined,
+      attempt,
+      at: attempt.at,
+    });
+  });
+
+/** Gives the message up without sending it, the log saying why. */
+const failUnsent = (
+  dispatch: Dispatch,
+  message: OutboxMessage,
+  target: DeliveryTarget,
+  at: number,
+  reason: string,
+): Promise<unknown> => {
+  const entry = {
+    at,
+    status_code: null,
+    latency_ms: 0,
+    error: `not sent: ${reason}`,
+    response_body: '',
+  };
+  return settle(dispatch, message, target, 'fail', entry, at);
+};
+
+/**
+ * Why a verification request whose review round ended (the payout was returned, cancelled or
+ * decided) is not sent again: an answer to it could only be about a version that is gone.
+ */
+const endedRoundOf = async (
+  { callbacks }: Dispatch,
+  message: OutboxMessage,
+): Promise<string | undefined> => {
+  const round = message.event_type === verificationRequestType ? roundOf(message) : undefined;
+  if (round === undefined) return undefined;
+  const open = await callbacks.verificationRequestOpen(
+    message.business_id,
+    message.account_id,
+    round,
+  );
+  return open ? undefined : `verification round ${round} of the payout has ended`;
+};
+
+/** The message, signed and POSTed to its target. */
+const send = (
+  dispatch: Dispatch,
+  message: OutboxMessage,
+  resolved: Extract<Resolved, { readonly kind: 'send' }>,
+): Promise<OutboundResponse> => {
+  const body = JSON.stringify(message.payload);
+  return dispatch.transport({
+    url: resolved.target.url,
+    headers: signatureHeadersOf({
+      secret: resolved.secret,
+      id: deliveredEventIdOf(message.event_id),
+      timestamp: dispatch.signingClock.now(),
+      body,
+    }),
+    body,
+    timeoutMs: dispatch.timeoutMs,
+    signal: dispatch.aborter.signal,
+  });
+};
+
+/** Sends the message once and settles it by its answer: delivered, retried or failed. */
+const attemptOne = async (dispatch: Dispatch, message: OutboxMessage): Promise<void> => {
+  const { store, clock, keySecret } = dispatch;
+  const attempt = message.attempts + 1;
+  const resolved = await store.transaction((tx) => resolveTarget(tx, message, keySecret));
+  const at = clock.now();
+  if (resolved.kind === 'skip') {
+    await failUnsent(dispatch, message, resolved.target, at, resolved.reason);
+    return;
+  }
+  const ended = await endedRoundOf(dispatch, message);
+  if (ended !== undefined) {
+    await failUnsent(dispatch, message, resolved.target, at, ended);
+    return;
+  }
+  const response = await send(dispatch, message, resolved);
+  const verdict: Verdict =
+    message.event_type === verificationRequestType
+      ? await judgeVerification(dispatch, message, attempt, response)
+      : {
+          delivered: isSuccess(response.statusCode),
+          giveUp: false,
+          error: failureOf(response),
+        };
+  const retryAt = nextAttemptAt(attempt, clock.now());
+  const settlement = verdict.delivered
+    ? 'complete'
+    : verdict.giveUp || retryAt === undefined || attempt >= maxDeliveryAttempts
+      ? 'fail'
+      : 'retry';
+  const entry = {
+    at,
+    status_code: response.statusCode,
+    latency_ms: response.latencyMs,
+    error: verdict.error,
+    response_body: response.body,
+  };
+  await settle(dispatch, message, resolved.target, settlement, entry, retryAt ?? at);
+};
+
+/** Claims and attempts round after round until nothing is due; answers the attempts made. */
+const pass = async (dispatch: Dispatch): Promise<number> => {
+  const { store, clock, worker, batchSize, leaseSeconds } = dispatch;
+  let attempts = 0;
+  const failures: unknown[] = [];
+  for (let round = 0; round < dispatch.maxRounds && !dispatch.stopped; round += 1) {
+    const now = clock.now();
+    const claimed = await store.transaction((tx) =>
+      tx.outbox.claim({ worker, now, limit: batchSize, leaseSeconds }),
+    );
+    if (claimed.length === 0) break;
+    const results = await Promise.allSettled(
+      claimed.map((message) => attemptOne(dispatch, message)),
+    );
+    const rejected: unknown[] = results.flatMap((result) =>
+      result.status === 'rejected' ? [result.reason] : [],
+    );
+    failures.push(...rejected);
+    attempts += claimed.length;
+    // Unsettled messages stay leased; a round that settled nothing would not get further.
+    if (rejected.length === claimed.length) break;
+  }
+  // A message whose settlement failed stays claimed and is attempted again after its lease.
+  if (failures.length > 0) throw failures[0];
+  return attempts;
+};
+
+const summaryOf = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+/** The background loop of passes; a repeated failure is logged once a minute. */
+const startLoop = (
+  { store, clock, log }: Dispatch,
+  runOnce: () => Promise<number>,
+  options: DispatcherLoopOptions,
+): WorkLoop => {
+  let lastFailure: { summary: string; at: number } | undefined;
+  return startWorkLoop({
+    run: runOnce,
+    nextDueAt: () => store.transaction((tx) => tx.outbox.nextAvailableAt()),
+    clock,
+    ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
+    maxSleepMs: options.intervalMs ?? 60_000,
+    retryMs: options.retryMs ?? 500,
+    ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+    succeeded: () => {
+      if (lastFailure !== undefined) log('webhook dispatcher recovered');
+      lastFailure = undefined;
+    },
+    failed: (error) => {
+      // A repeated failure (a database outage) is logged once a minute, not every pass.
+      const summary = summaryOf(error);
+      const at = Date.now();
+      if (lastFailure?.summary !== summary || at - lastFailure.at >= 60_000) {
+        log(`webhook dispatcher failed: ${summary}`);
+        lastFailure = { summary, at };
+      }
+    },
+  });
+};
+
+export const createDispatcher = (options: DispatcherOptions): Dispatcher => {
+  const dispatch = dispatchOf(options);
+  const passOnce = (): Promise<number> => pass(dispatch);
   let running: Promise<unknown> = Promise.resolve();
   const runOnce = (): Promise<number> => {
-    const run = running.then(pass, pass);
+    const run = running.then(passOnce, passOnce);
     running = run.catch(() => undefined);
     return run;
   };
-
   let loop: WorkLoop | undefined;
-  let lastFailure: { summary: string; at: number } | undefined;
-  const summaryOf = (error: unknown): string =>
-    error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-
-  const startLoop = (options: DispatcherLoopOptions): WorkLoop =>
-    startWorkLoop({
-      run: runOnce,
-      nextDueAt: () => store.transaction((tx) => tx.outbox.nextAvailableAt()),
-      clock,
-      ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
-      maxSleepMs: options.intervalMs ?? 60_000,
-      retryMs: options.retryMs ?? 500,
-      ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
-      succeeded: () => {
-        if (lastFailure !== undefined) log('webhook dispatcher recovered');
-        lastFailure = undefined;
-      },
-      failed: (error) => {
-        // A repeated failure (a database outage) is logged once a minute, not every pass.
-        const summary = summaryOf(error);
-        const at = Date.now();
-        if (lastFailure?.summary !== summary || at - lastFailure.at >= 60_000) {
-          log(`webhook dispatcher failed: ${summary}`);
-          lastFailure = { summary, at };
-        }
-      },
-    });
-
   return {
     runOnce,
     start: (loopOptions = {}) => {
-      if (stopped || loop !== undefined) return;
-      loop = startLoop(loopOptions);
+      if (dispatch.stopped || loop !== undefined) return;
+      loop = startLoop(dispatch, runOnce, loopOptions);
     },
     wake: () => loop?.wake(),
     stop: async (graceMs = 5000) => {
-      stopped = true;
-      const cut = setTimeout(() => aborter.abort(), graceMs);
+      dispatch.stopped = true;
+      const cut = setTimeout(() => dispatch.aborter.abort(), graceMs);
       try {
         await Promise.all([loop?.stop(), running]);
       } finally {

@@ -49,7 +49,8 @@ const userAgent = 'payrail-webhooks/1';
 const describeFailure = (error: unknown): string => {
   const refusal = outboundRefusalOf(error);
   if (refusal !== undefined) return `target refused: ${refusal.detail}`;
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' ? `connection failed: ${code}` : `connection failed: ${message}`;
 };

@@ -17,6 +17,6 @@ export const verificationDecisionOf = (response: OutboundResponse): boolean | nu
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const verified = (parsed as { verified?: unknown }).verified;
+  const verified = 'verified' in parsed ? parsed.verified : undefined;
   return typeof verified === 'boolean' ? verified : null;
 };

@@ -116,7 +116,7 @@ export const outboundRefusalOf = (error: unknown): OutboundTargetRefusedError | 
   let current: unknown = error;
   for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth += 1) {
     if (current instanceof OutboundTargetRefusedError) return current;
-    current = (current as { cause?: unknown }).cause;
+    current = typeof current === 'object' && 'cause' in current ? current.cause : undefined;
   }
   return undefined;
 };
@@ -146,9 +146,10 @@ const wantedFamily = (family: LookupOptions['family']): 0 | 4 | 6 => {
  */
 export const guardedLookup =
   (options: GuardedLookupOptions): GuardedLookupFunction =>
-  (hostname, lookupOptions, callback) => {
+  // `dns.lookup(hostname, callback)` is a caller's other form: the options may be the callback.
+  (hostname, lookupOptions: LookupOptions | LookupCallback, callback: LookupCallback) => {
     const opts: LookupOptions = typeof lookupOptions === 'object' ? lookupOptions : {};
-    const done = typeof lookupOptions === 'function' ? (lookupOptions as LookupCallback) : callback;
+    const done = typeof lookupOptions === 'function' ? lookupOptions : callback;
     const fail = (error: NodeJS.ErrnoException) => done(error, opts.all === true ? [] : '', 0);
     resolveAndCheck(hostname, options).then(
       (verdict) => {

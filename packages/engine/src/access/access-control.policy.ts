@@ -1,0 +1,30 @@
+/**
+ * Permissions (interface "Authentication" and decisions §7) and product access, checked by the
+ * use cases themselves so that every transport enforces them alike.
+ */
+import { apiKeyPermissions, payrailError } from '@payrail/core';
+import { refuse } from '../command/command.handler.js';
+import type { Caller } from '../engine.api.js';
+
+/** The permission ids of decisions §7; the core owns the list, so the admin codecs check it too. */
+export const permissions = apiKeyPermissions;
+export type Permission = (typeof permissions)[number];
+
+/** Whether the caller's key holds every one of `required`. */
+export const hasPermissions = (caller: Caller, required: readonly Permission[]): boolean =>
+  required.every((permission) => caller.permissions.includes(permission));
+
+/** `forbidden` unless the caller's key holds every one of `required`. */
+export const requirePermission = (caller: Caller, ...required: readonly Permission[]): void => {
+  if (!hasPermissions(caller, required)) refuse(payrailError('forbidden'));
+};
+
+export type Product = 'payout' | 'acquiring';
+
+/** `forbidden` unless the account has the product enabled (interface: "Product access"). */
+export const requireProduct = (
+  products: { readonly payout: boolean; readonly acquiring: boolean },
+  product: Product,
+): void => {
+  if (!products[product]) refuse(payrailError('forbidden'));
+};

@@ -1,0 +1,115 @@
+/**
+ * The read-only account endpoints (interface "Account (read-only)"): the caller's account, the
+ * merchant's accounts, balances, deposits, withdrawals and the ledger. Every read is scoped to
+ * the caller: the account (and, for the account list, the merchant) of its key.
+ */
+import {
+  AccountListQuery,
+  BalanceListQuery,
+  type Currency,
+  DepositListQuery,
+  decodeWith,
+  type FundingRecord,
+  type ListQuery,
+  type StoreTransaction,
+  WithdrawalListQuery,
+} from '@payrail/core';
+import { orRefuse, outcomeOf, unitOfWork } from '../command/command.handler.js';
+import type { Caller, Query } from '../engine.api.js';
+import type { EngineDeps } from '../engine.deps.js';
+import { accountView, balanceView, fundingView, zeroBalance } from './access.views.js';
+import { requirePermission } from './access-control.policy.js';
+import { accountLedger } from './account-ledger.use-case.js';
+import { callerAccount } from './caller-account.store.js';
+import type { KeyCheckCache } from './key-check.cache.js';
+import { createdWithin, definedOf } from './list-filters.store.js';
+import { pageView } from './list-pages.views.js';
+
+/** The account's own read endpoints answer a frozen account too. */
+const loadAccount = (tx: StoreTransaction, caller: Caller) => callerAccount(tx, caller, 'allowed');
+
+/**
+ * The account as the key check read it when that read is still fresh (ADR 0029: at most
+ * `keyCheckCacheMs` old, forgotten at once when this engine changes the account), else as the
+ * store has it now.
+ */
+const currentAccount = async (deps: EngineDeps, keyChecks: KeyCheckCache, caller: Caller) => {
+  const checked = keyChecks.recordsOf(caller.key_id)?.account;
+  if (checked?.account_id === caller.account_id && checked.merchant_id === caller.merchant_id) {
+    return outcomeOf(() => {
+      requirePermission(caller, 'payment.account.read');
+      return { account: accountView(checked) };
+    });
+  }
+  return unitOfWork(deps.store, async (tx) => {
+    requirePermission(caller, 'payment.account.read');
+    return { account: accountView(await loadAccount(tx, caller)) };
+  });
+};
+
+const listAccounts = (deps: EngineDeps, caller: Caller, raw: Query) =>
+  unitOfWork(deps.store, async (tx) => {
+    requirePermission(caller, 'payment.account.read');
+    const query = orRefuse(decodeWith(AccountListQuery)(raw));
+    const page = await tx.accounts.list({
+      scope: caller.merchant_id,
+      where: definedOf(query, ['status']),
+      limit: query.limit,
+      offset: query.offset,
+    });
+    return pageView(page, accountView);
+  });
+
+/**
+ * One item per currency of the account, and per currency it has postings in (a pay-in in a
+ * token the account does not list), in currency code order; a currency never moved shows zeros.
+ */
+const balances = (deps: EngineDeps, caller: Caller, raw: Query) =>
+  unitOfWork(deps.store, async (tx) => {
+    requirePermission(caller, 'payment.wallet.read');
+    const query = orRefuse(decodeWith(BalanceListQuery)(raw));
+    const account = await loadAccount(tx, caller);
+    const posted = await tx.ledger.balances(account.account_id);
+    const codes = [...new Set<Currency>([...account.currencies, ...posted.map((b) => b.currency)])]
+      .filter((currency) => query.currency === undefined || currency === query.currency)
+      .sort();
+    return {
+      items: codes.map((currency) =>
+        balanceView(posted.find((b) => b.currency === currency) ?? zeroBalance(currency)),
+      ),
+    };
+  });
+
+const fundingListQuery = (
+  caller: Caller,
+  query: DepositListQuery | WithdrawalListQuery,
+): ListQuery<FundingRecord> => ({
+  scope: caller.account_id,
+  where: definedOf(query, ['currency', 'network', 'status']),
+  ...createdWithin(query),
+  limit: query.limit,
+  offset: query.offset,
+});
+
+/** Deposits or withdrawals: the same records, the same filters, in their own collections. */
+const fundingList =
+  (collection: 'deposits' | 'withdrawals', codec: typeof DepositListQuery) =>
+  (deps: EngineDeps, caller: Caller, raw: Query) =>
+    unitOfWork(deps.store, async (tx) => {
+      requirePermission(caller, 'payment.wallet.read');
+      const query = orRefuse(decodeWith(codec)(raw));
+      const page = await tx[collection].list(fundingListQuery(caller, query));
+      return pageView(page, fundingView);
+    });
+
+const deposits = fundingList('deposits', DepositListQuery);
+const withdrawals = fundingList('withdrawals', WithdrawalListQuery);
+
+export const accountReadUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache) => ({
+  current: (caller: Caller) => currentAccount(deps, keyChecks, caller),
+  list: (caller: Caller, raw: Query) => listAccounts(deps, caller, raw),
+  balances: (caller: Caller, raw: Query) => balances(deps, caller, raw),
+  deposits: (caller: Caller, raw: Query) => deposits(deps, caller, raw),
+  withdrawals: (caller: Caller, raw: Query) => withdrawals(deps, caller, raw),
+  ledger: (caller: Caller, raw: Query) => accountLedger(deps, caller, raw),
+});

@@ -1,0 +1,144 @@
+/**
+ * `POST /payment/acquiring/orders` (interface "Acquiring", decisions §4): a pay-in order, its pay
+ * tokens resolved against the account's, its deposit address handed out when the request names
+ * the token, created through the command handler with its expiry timer.
+ */
+import {
+  type AccountRecord,
+  type AcquiringOrderCreateRequest,
+  type AcquiringOrderInput,
+  type DepositAddressProvider,
+  decodeAcquiringOrderCreate,
+  payrailError,
+  payTokenFor,
+  resolveOrderPayTokens,
+  type SelectedPayToken,
+  type StoreTransaction,
+  validateNotifyWebhook,
+} from '@payrail/core';
+import { requirePermission } from '../access/access-control.policy.js';
+import { callerAccount } from '../access/caller-account.store.js';
+import {
+  create,
+  orRefuse,
+  refuse,
+  unitOfWorkRetryingConflicts,
+} from '../command/command.handler.js';
+import type { Caller } from '../engine.api.js';
+import type { EngineDeps } from '../engine.deps.js';
+import { orderAnswerOf } from './acquiring.views.js';
+import {
+  depositAddressProviderOf,
+  recordDepositAddress,
+  requestDepositAddress,
+} from './deposit-addresses.store.js';
+import { orderRepository } from './order.persistence.js';
+
+/** `YYYYMMDD` (UTC) of the creation day, then the order id's own part: readable and unique. */
+const platformOrderNoOf = (orderId: string, at: number): string => {
+  const day = new Date(at * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+  return `${day}${orderId.slice(orderId.indexOf('_') + 1).toUpperCase()}`;
+};
+
+/** The token the request names, with the deposit address handed out for it; else none yet. */
+const selectedTokenOf = async (
+  depositAddresses: DepositAddressProvider | undefined,
+  request: AcquiringOrderCreateRequest,
+  order: { readonly orderId: string; readonly accountId: string },
+): Promise<SelectedPayToken | null> => {
+  if (request.network === undefined || request.currency === undefined) return null;
+  const token = payTokenFor(request.network, request.currency);
+  if (token === undefined) return null;
+  return {
+    network: token.network,
+    currency: token.currency,
+    token_id: token.id,
+    address: await requestDepositAddress(depositAddresses, {
+      order_id: order.orderId,
+      account_id: order.accountId,
+      network: token.network,
+      token_id: token.id,
+    }),
+  };
+};
+
+/** The checks of a new order against the account and what it already has. */
+const checkRequest = async (
+  tx: StoreTransaction,
+  account: AccountRecord,
+  request: AcquiringOrderCreateRequest,
+  depositAddresses: DepositAddressProvider | undefined,
+) => {
+  const allowed = orRefuse(
+    resolveOrderPayTokens(request, {
+      enabledPayTokens: account.enabled_pay_tokens,
+      defaultPayTokens: account.default_pay_tokens,
+    }),
+  );
+  // Live without a deposit address provider: no order could ever be paid.
+  if (depositAddresses === undefined) refuse(payrailError('no_available_pay_tokens'));
+  orRefuse(
+    validateNotifyWebhook(await tx.webhooks.get(request.notify_webhook_id, account.account_id)),
+  );
+  const taken = await tx.acquiringOrders.findUnique({
+    account_id: account.account_id,
+    out_trade_no: request.out_trade_no,
+  });
+  if (taken !== undefined) refuse(payrailError('out_trade_no_already_exists'));
+  return allowed;
+};
+
+const orderInputOf = (
+  request: AcquiringOrderCreateRequest,
+  order: {
+    readonly orderId: string;
+    readonly accountId: string;
+    readonly allowed: AcquiringOrderInput['allowed_pay_currencies'];
+    readonly selected: SelectedPayToken | null;
+    readonly now: number;
+  },
+): AcquiringOrderInput => ({
+  order_id: order.orderId,
+  platform_order_no: platformOrderNoOf(order.orderId, order.now),
+  out_trade_no: request.out_trade_no,
+  account_id: order.accountId,
+  order_currency: request.order_currency,
+  order_amount: request.order_amount,
+  // 1 USD = 1 token for the stablecoins (decisions §4); a rate port may change this.
+  pay_amount: request.order_amount,
+  allowed_pay_currencies: order.allowed,
+  underpay_tolerance: request.underpay_tolerance,
+  expire_time: order.now + request.expire_seconds,
+  notify_webhook_id: request.notify_webhook_id,
+  checkout_type: request.checkout_type,
+  mode: request.mode,
+  selected_token: order.selected,
+  redirect_automatically: request.redirect_automatically,
+  ...(request.redirect_url === undefined ? {} : { redirect_url: request.redirect_url }),
+  ...(request.logo_url === undefined ? {} : { logo_url: request.logo_url }),
+  ...(request.remark === undefined ? {} : { remark: request.remark }),
+  at: order.now,
+});
+
+export const createOrder = (deps: EngineDeps, caller: Caller, body: unknown) => {
+  const now = deps.clock.now();
+  const depositAddresses = depositAddressProviderOf(deps);
+  return unitOfWorkRetryingConflicts(deps.store, async (tx) => {
+    requirePermission(caller, 'payment.acquiring.create');
+    const account = await callerAccount(tx, caller, 'refused', 'acquiring');
+    const request = orRefuse(decodeAcquiringOrderCreate(body));
+    const allowed = await checkRequest(tx, account, request, depositAddresses);
+    const order = { orderId: deps.ids.next('ord'), accountId: account.account_id };
+    const selected = await selectedTokenOf(depositAddresses, request, order);
+    const input = orderInputOf(request, { ...order, allowed, selected, now });
+    const created = await create(tx, deps.ids, orderRepository, {
+      input,
+      extra: undefined,
+      at: now,
+    });
+    if (selected !== null) {
+      await recordDepositAddress(tx, deps.ids, input, selected.network, selected.address, now);
+    }
+    return orderAnswerOf(created.snapshot, deps.settings.checkoutBaseUrl);
+  });
+};
