@@ -135,10 +135,11 @@ export const createOrder = (deps: EngineDeps, caller: Caller, body: unknown) => 
       input,
       extra: undefined,
       at: now,
+      afterInsert: async () => {
+        if (selected === null) return;
+        await recordDepositAddress(tx, deps.ids, input, selected.network, selected.address, now);
+      },
     });
-    if (selected !== null) {
-      await recordDepositAddress(tx, deps.ids, input, selected.network, selected.address, now);
-    }
     return orderAnswerOf(created.snapshot, deps.settings.checkoutBaseUrl);
   });
 };

@@ -282,9 +282,11 @@ export const createBatchPayouts = async (
       at,
       parent: { machine: cryptoBatchMachine, id: batch.context.batch_id, snapshot: batch },
     }).catch((error: unknown) => {
-      if (isStoreFailure(error) && error.reason === 'unique_violation') {
-        refuse(payrailError('duplicate_order_no_in_payouts'));
-      }
+      const referenceTaken =
+        isStoreFailure(error) &&
+        error.reason === 'unique_violation' &&
+        error.collection === 'payouts';
+      if (referenceTaken) refuse(payrailError('duplicate_order_no_in_payouts'));
       throw error;
     });
   }

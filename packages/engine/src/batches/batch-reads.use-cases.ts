@@ -2,7 +2,7 @@
 import { cryptoBatchItemsView, decodeWith, PageQuery, type StoreTransaction } from '@payrail/core';
 import { requirePermission } from '../access/access-control.policy.js';
 import { callerAccount } from '../access/caller-account.store.js';
-import { orRefuse, unitOfWork } from '../command/command.handler.js';
+import { orRefuse, unitOfWorkRetryingConflicts } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { batchRepository } from './batch.persistence.js';
@@ -15,13 +15,13 @@ const readable = async (tx: StoreTransaction, caller: Caller) => {
 };
 
 export const getBatch = (deps: EngineDeps, caller: Caller, batchId: string) =>
-  unitOfWork(deps.store, async (tx) => {
+  unitOfWorkRetryingConflicts(deps.store, async (tx) => {
     await readable(tx, caller);
     return batchAnswerOf(await batchRepository.load(tx, batchId, caller.account_id));
   });
 
 export const batchItems = (deps: EngineDeps, caller: Caller, batchId: string, query: Query) =>
-  unitOfWork(deps.store, async (tx) => {
+  unitOfWorkRetryingConflicts(deps.store, async (tx) => {
     await readable(tx, caller);
     const { limit, offset } = orRefuse(decodeWith(PageQuery)(query));
     const batch = await batchRepository.load(tx, batchId, caller.account_id);

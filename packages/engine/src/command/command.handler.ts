@@ -411,12 +411,15 @@ export const create = async <S, E, I, L extends Loaded<S>, Extra>(
     readonly at: number;
     /** The crypto batch that creates a batch payout, for inspectors. */
     readonly parent?: ParentNote;
+    /** Writes that belong with the new record, before its effects (an order's deposit address). */
+    readonly afterInsert?: (inserted: L) => Promise<void>;
   },
 ): Promise<L> => {
   const { snapshot, effects } = repository.decider.start(creation.input);
   const id = repository.idOf(snapshot);
   repository.decider.noteStart(tx, id, creation.input, snapshot, creation.parent);
   const inserted = await repository.insert(tx, snapshot, creation.extra);
+  await creation.afterInsert?.(inserted);
   await commitEffects(tx, ids, effects, repository.routing(snapshot), creation.at);
   return inserted;
 };
