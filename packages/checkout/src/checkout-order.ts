@@ -1,49 +1,21 @@
 /**
  * What the page reads of the checkout call's answer (`data.order` of
  * `GET /checkout/api/orders/{order_id}`). The page is an adapter that takes the answer as JSON,
- * exactly as the browser does, so it checks the shape instead of trusting a type.
+ * exactly as the browser does, so it checks the shape instead of trusting a type: with the core's
+ * `CheckoutOrderView`, the codec the engine answers with and the OpenAPI document is generated
+ * from, so the page's idea of the answer is declared once (issue 20).
  */
-import { type ChainNetwork, chainNetworks, type OrderStatus, orderStatuses } from '@payrail/core';
+import { CheckoutOrderView, isJsonObject } from '@payrail/core';
+import * as E from 'fp-ts/lib/Either.js';
 
-export interface CheckoutToken {
-  readonly token_id: string;
-  readonly network: ChainNetwork;
-  readonly currency: string;
-}
+/** `data.order` of the checkout call, as the core's answer codec declares it. */
+export type CheckoutOrder = CheckoutOrderView;
 
-export interface CheckoutSelection extends CheckoutToken {
-  readonly address: string;
-}
+/** One token the payer may choose. */
+export type CheckoutToken = CheckoutOrder['pay_tokens'][number];
 
-export interface CheckoutOrder {
-  readonly order_id: string;
-  readonly out_trade_no: string;
-  readonly status: OrderStatus;
-  readonly order_currency: string;
-  readonly order_amount: string;
-  readonly pay_amount: string;
-  readonly paid_amount_total: string;
-  readonly remaining_amount: string;
-  readonly overpaid_amount: string;
-  readonly expire_time: number;
-  readonly pay_tokens: readonly CheckoutToken[];
-  readonly selected_token: CheckoutSelection | null;
-  readonly redirect_url?: string;
-  /** Once completed, the page goes to redirect_url by itself (ADR 0021). */
-  readonly redirect_automatically: boolean;
-  readonly logo_url?: string;
-}
-
-type Json = Readonly<Record<string, unknown>>;
-
-const isObject = (u: unknown): u is Json =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
-
-const isNetwork = (u: unknown): u is ChainNetwork =>
-  typeof u === 'string' && Object.hasOwn(chainNetworks, u);
-
-const isStatus = (u: unknown): u is OrderStatus =>
-  typeof u === 'string' && orderStatuses.some((status) => status === u);
+/** The token the payer chose, and the address to pay it to. */
+export type CheckoutSelection = NonNullable<CheckoutOrder['selected_token']>;
 
 class UnexpectedAnswer extends Error {
   constructor(field: string) {
@@ -52,55 +24,28 @@ class UnexpectedAnswer extends Error {
   }
 }
 
-const text = (o: Json, field: string): string => {
-  const value = o[field];
-  if (typeof value !== 'string') throw new UnexpectedAnswer(field);
-  return value;
-};
+/** io-ts's failures of the codec (the checkout has no io-ts of its own to name them by). */
+type Failures = Extract<ReturnType<typeof CheckoutOrderView.decode>, E.Left<unknown>>['left'];
 
-const optionalText = (o: Json, field: string): string | undefined =>
-  o[field] === undefined ? undefined : text(o, field);
-
-const tokenOf = (u: unknown): CheckoutToken => {
-  if (!isObject(u) || !isNetwork(u.network)) throw new UnexpectedAnswer('pay_tokens');
-  return { token_id: text(u, 'token_id'), network: u.network, currency: text(u, 'currency') };
-};
-
-const selectionOf = (u: unknown): CheckoutSelection | null => {
-  if (u === null || u === undefined) return null;
-  if (!isObject(u)) throw new UnexpectedAnswer('selected_token');
-  return { ...tokenOf(u), address: text(u, 'address') };
+/**
+ * Where the first failure is, below `data.order` (`pay_tokens.0.network`), or `data` when the
+ * order itself is not an object. io-ts's context also holds the steps of its combinators (an
+ * intersection's or a union's member, keyed by its index), which read the same value as the step
+ * before them; a field or an item is a value of its own (JSON has no cycles).
+ */
+const fieldOf = (errors: Failures): string => {
+  const context = errors[0]?.context ?? [];
+  const path = context
+    .filter((entry, i) => i > 0 && entry.actual !== context[i - 1]?.actual)
+    .map((entry) => entry.key);
+  return path.length === 0 ? 'data' : path.join('.');
 };
 
 /** `data.order` of a checkout answer; throws on anything else (the page answers 500). */
 export const checkoutOrderOf = (data: unknown): CheckoutOrder => {
-  const order = isObject(data) ? data.order : undefined;
-  if (!isObject(order)) throw new UnexpectedAnswer('data');
-  if (!isStatus(order.status)) throw new UnexpectedAnswer('status');
-  if (typeof order.expire_time !== 'number') throw new UnexpectedAnswer('expire_time');
-  if (!Array.isArray(order.pay_tokens)) throw new UnexpectedAnswer('pay_tokens');
-  if (typeof order.redirect_automatically !== 'boolean') {
-    throw new UnexpectedAnswer('redirect_automatically');
-  }
-  const redirectUrl = optionalText(order, 'redirect_url');
-  const logoUrl = optionalText(order, 'logo_url');
-  return {
-    order_id: text(order, 'order_id'),
-    out_trade_no: text(order, 'out_trade_no'),
-    status: order.status,
-    order_currency: text(order, 'order_currency'),
-    order_amount: text(order, 'order_amount'),
-    pay_amount: text(order, 'pay_amount'),
-    paid_amount_total: text(order, 'paid_amount_total'),
-    remaining_amount: text(order, 'remaining_amount'),
-    overpaid_amount: text(order, 'overpaid_amount'),
-    expire_time: order.expire_time,
-    pay_tokens: order.pay_tokens.map(tokenOf),
-    selected_token: selectionOf(order.selected_token),
-    ...(redirectUrl === undefined ? {} : { redirect_url: redirectUrl }),
-    redirect_automatically: order.redirect_automatically,
-    ...(logoUrl === undefined ? {} : { logo_url: logoUrl }),
-  };
+  const decoded = CheckoutOrderView.decode(isJsonObject(data) ? data.order : undefined);
+  if (E.isLeft(decoded)) throw new UnexpectedAnswer(fieldOf(decoded.left));
+  return decoded.right;
 };
 
 /** An http(s) URL or nothing: a `javascript:` or `data:` link never reaches an `href`. */

@@ -82,14 +82,28 @@ show('deposit 500.00 USD', 'balance credited', [{ type: 'post', journal: deposit
 
 // ─── A payout: created, submitted, approved by an operator, executed ─────────────────────────
 const payoutEvents: { label: string; event: () => PayoutEvent }[] = [
-  { label: 'operator approves', event: () => ({ type: 'payout.review.approve', at: tick(60) }) },
+  // Events that move money carry the account's status and, for execution, its balance.
+  {
+    label: 'operator approves',
+    event: () => ({ type: 'payout.review.approve', at: tick(60), account_status: 'active' }),
+  },
   {
     label: 'executor starts the payout',
-    event: () => ({ type: 'payout.execution.processing', at: tick(5), available: availableUsd() }),
+    event: () => ({
+      type: 'payout.execution.processing',
+      at: tick(5),
+      available: availableUsd(),
+      account_status: 'active',
+    }),
   },
   {
     label: 'executor reports success',
-    event: () => ({ type: 'payout.execution.completed', at: tick(30), available: availableUsd() }),
+    event: () => ({
+      type: 'payout.execution.completed',
+      at: tick(30),
+      available: availableUsd(),
+      account_status: 'active',
+    }),
   },
 ];
 const created = start(payoutMachine, {

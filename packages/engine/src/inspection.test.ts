@@ -123,7 +123,7 @@ describe('inspecting a running engine', () => {
     });
     expect(approve).toEqual({
       type: '@xstate.event',
-      event: { type: 'payout.review.approve', at: h.clock.now() },
+      event: { type: 'payout.review.approve', at: h.clock.now(), account_status: 'active' },
       sourceId: undefined,
       sessionId: 'po_1',
       rootId: 'po_1',

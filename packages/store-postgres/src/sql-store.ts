@@ -17,9 +17,8 @@ import { sqlCollection } from './sql-collection.js';
 import type { SqlExecutor, SqlSession } from './sql-executor.js';
 import { sqlIdempotency } from './sql-idempotency.js';
 import { sqlLedger } from './sql-ledger.js';
-import { sqlOutbox } from './sql-outbox.js';
-import { sqlTimers } from './sql-timers.js';
 import { openUnit, type UnitContext } from './sql-unit-of-work.js';
+import { sqlOutbox, sqlTimers } from './sql-work.js';
 import { collectionNames, tableIn, tableLayoutOf } from './table-layout.js';
 
 /** Where payrail's tables live unless a store is told otherwise. */

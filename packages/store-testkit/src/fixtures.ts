@@ -212,6 +212,15 @@ export const recordFixtures: RecordFixtures = {
     }),
     filterValues: { out_trade_no: ['otn_a', 'otn_b'], status: ['PENDING', 'COMPLETED'] },
   },
+  acquiringPayments: {
+    build: (seed) => ({
+      payment_id: `pay_${pad(seed.n)}`,
+      account_id: seed.scope,
+      order_id: `ord_${pad(seed.n)}`,
+      ...times(seed),
+    }),
+    filterValues: { order_id: ['ord_a', 'ord_b'] },
+  },
   depositAddresses: {
     build: (seed) => ({
       address_id: `dad_${pad(seed.n)}`,

@@ -101,3 +101,12 @@ export const isAddressOn = (network: ChainNetwork, value: unknown): value is str
       return isSolanaAddress(value);
   }
 };
+
+/**
+ * How a provider's spelling of an address is compared with ours: EVM hex is case-insensitive, so
+ * it is checksummed first; base58 addresses are compared exactly.
+ */
+export const canonicalAddress = (network: ChainNetwork, address: string): string =>
+  chainNetworks[network].addressFormat === 'evm' && evmShape.test(address)
+    ? toEvmChecksumAddress(address)
+    : address;

@@ -145,6 +145,33 @@ describe('crypto batch create request: each rule and its message', () => {
     expect(messageOf(body({ submit: 'false' }))).toBe('Validation Failed');
   });
 
+  it('notify_url: kept when https; absent, null or blank counts as not sent', () => {
+    const url = 'https://merchant.example.com/payouts/callback';
+    const decoded = decodeCryptoBatchCreateRequest(body({ notify_url: url }));
+    expect(E.isRight(decoded) && decoded.right.notify_url).toBe(url);
+    for (const notify_url of [undefined, null, '', '   ']) {
+      const without = decodeCryptoBatchCreateRequest(body({ notify_url }));
+      expect(E.isRight(without) && !('notify_url' in without.right), String(notify_url)).toBe(true);
+    }
+  });
+
+  it('"invalid notify_url" as for a quick payout; http only when the sandbox allows it', () => {
+    for (const notify_url of [5, true, 'merchant.example.com/cb', 'https://', 'ftp://x.example']) {
+      expect(messageOf(body({ notify_url })), String(notify_url)).toBe('invalid notify_url');
+    }
+    // A URL the rule takes, but not text (an unpaired surrogate): refused like the payout's.
+    expect(errorOf(body({ notify_url: 'https://x.example/\ud800' }))).toMatchObject({
+      message: 'invalid notify_url',
+      httpStatus: 400,
+      code: 51,
+    });
+    const http = body({ notify_url: 'http://127.0.0.1:3000/cb' });
+    expect(messageOf(http)).toBe('invalid notify_url');
+    expect(E.isRight(decodeCryptoBatchCreateRequest(http, { allowInsecureNotifyUrl: true }))).toBe(
+      true,
+    );
+  });
+
   it.each([undefined, null])('no items: an empty draft batch (items come later): %s', (items) => {
     expect(decodeCryptoBatchCreateRequest(body({ items }))).toEqual(
       E.right({ currency: 'USDT', method_id: 7, items: [] }),
@@ -337,6 +364,16 @@ describe('crypto batch create request: precedence when several rules break', () 
       'duplicate order_no before duplicate address',
       { items: [item('A', evm), item('B', evm), item('A', tron)] },
       'duplicate order_no in request',
+    ],
+    [
+      'every items rule before notify_url',
+      { items: [item('A', evm), item('A', tron)], notify_url: 'http://x.example' },
+      'duplicate order_no in request',
+    ],
+    [
+      'submit before notify_url',
+      { submit: 'yes', notify_url: 'http://x.example' },
+      'Validation Failed',
     ],
   ])('%s', (_, overrides, message) => {
     expect(messageOf(body(overrides))).toBe(message);

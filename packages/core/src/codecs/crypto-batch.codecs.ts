@@ -1,8 +1,9 @@
 /**
  * Crypto mass payout requests (the interface's "Crypto mass payout" rules and errors,
- * decisions §6): the create body `{currency, method_id, items, submit?}` and the add-items body
- * `{items}`. Rules that need storage or configuration (the method, the batch's items, the
- * merchant's payout references, the route) are pure functions below that take that data.
+ * decisions §6): the create body `{currency, method_id, items, submit?, notify_url?}` and the
+ * add-items body `{items}`. Rules that need storage or configuration (the method, the batch's
+ * items, the merchant's payout references, the route) are pure functions below that take that
+ * data.
  *
  * Precedence, first failure wins:
  * 1. `request required` (not a JSON object), `currency required`, `only crypto currency
@@ -18,7 +19,9 @@
  *    `invalid EVM receiving address` / `invalid TRON receiving address`;
  * 3. across items: `duplicate order_no in request`, then
  *    `duplicate receiving address in batch request`;
- * 4. with storage (`cryptoBatchConfigurationRefusal`): `payout method not found`,
+ * 4. create only: the optional notify_url (blank counts as not sent), the quick payout's rule
+ *    (`invalid notify_url`; `http` only where the sandbox allows insecure webhooks);
+ * 5. with storage (`cryptoBatchConfigurationRefusal`): `payout method not found`,
  *    `payout method not supported for crypto`, `duplicate order_no in batch`,
  *    `duplicate receiving address in batch request` (against the batch's items),
  *    `duplicate order_no in merchant payouts`, `payout route not configured`,
@@ -60,6 +63,7 @@ import {
   wholeNumberLeaf,
   withDefault,
 } from './codec-toolkit.js';
+import { notifyUrl, type PayoutOptions } from './payout.codecs.js';
 
 /** Items per batch, per request and in total (interface "Limits"). */
 export const maxBatchItems = 500;
@@ -366,27 +370,49 @@ const currencyOfBody = (sibling: Sibling): CryptoCurrency => {
 };
 
 /**
- * `POST /payment/crypto-payouts/batches`, in the precedence of the header: currency (absent,
- * `null` or `""` -> `currency required`), method_id, submit, then items. Without `items` the
- * batch is an empty draft (items added later, as Wise batch groups do); approving or submitting
- * it before it has items is `batch has no items`. `submit` omitted means true (decisions §6) and
- * stays omitted in the decoded request.
+ * The batch's optional notify_url, where its payouts send their callbacks: blank counts as not
+ * sent (decodes to `undefined`, so the key is dropped); anything else is read by the quick
+ * payout's leaf (`invalid notify_url`).
  */
-export const CryptoBatchCreateRequest = request('CryptoBatchCreateRequest', {
-  format: t.intersection([
-    t.type({
-      currency: requiredField(
-        BatchCurrency,
-        payrailError('currency_required'),
-        (u) => u === undefined || u === '',
-      ),
-      method_id: requiredField(MethodId, payrailError('method_id_required'), absent),
-    }),
-    t.partial({ submit: Submit }),
-    t.type({ items: withDefault(cryptoBatchItems(currencyOfBody), []) }),
-  ]),
-});
+const optionalNotifyUrl = (allowHttp: boolean) => {
+  const url = notifyUrl(allowHttp);
+  return leafFrom<string | undefined>(
+    'OptionalNotifyUrl',
+    (u): u is string => url.is(u),
+    (u) => (typeof u === 'string' && isBlank(u) ? E.right(undefined) : decodeWith(url)(u)),
+    { ...url.schema, description: `${String(url.schema.description)}; blank counts as not sent` },
+    () => payrailError('invalid_notify_url'),
+  );
+};
+
+const cryptoBatchCreateRequest = (options: PayoutOptions) =>
+  request('CryptoBatchCreateRequest', {
+    format: t.intersection([
+      t.type({
+        currency: requiredField(
+          BatchCurrency,
+          payrailError('currency_required'),
+          (u) => u === undefined || u === '',
+        ),
+        method_id: requiredField(MethodId, payrailError('method_id_required'), absent),
+      }),
+      t.partial({ submit: Submit }),
+      t.type({ items: withDefault(cryptoBatchItems(currencyOfBody), []) }),
+      t.partial({ notify_url: optionalNotifyUrl(options.allowInsecureNotifyUrl === true) }),
+    ]),
+  });
+
+/**
+ * `POST /payment/crypto-payouts/batches`, in the precedence of the header: currency (absent,
+ * `null` or `""` -> `currency required`), method_id, submit, items, then notify_url. Without
+ * `items` the batch is an empty draft (items added later, as Wise batch groups do); approving or
+ * submitting it before it has items is `batch has no items`. `submit` omitted means true
+ * (decisions §6) and stays omitted in the decoded request, as does a notify_url not sent (or
+ * blank). notify_url must be https.
+ */
+export const CryptoBatchCreateRequest = cryptoBatchCreateRequest({});
 export type CryptoBatchCreateRequest = t.TypeOf<typeof CryptoBatchCreateRequest>;
+const InsecureCryptoBatchCreateRequest = cryptoBatchCreateRequest({ allowInsecureNotifyUrl: true });
 
 /** `POST .../batches/{batch_id}/items`: `{items}`, absent -> `items required`. */
 const cryptoBatchItemsRequest = (currency: CryptoCurrency) =>
@@ -412,8 +438,19 @@ const itemsRequests = {
  */
 export const CryptoBatchItemsRequest = (currency: CryptoCurrency) => itemsRequests[currency];
 
-/** Decodes a create body into the request or its catalogue error. */
-export const decodeCryptoBatchCreateRequest = decodeWith(CryptoBatchCreateRequest);
+/**
+ * Decodes a create body into the request or its catalogue error; the sandbox passes
+ * `allowInsecureNotifyUrl` to accept an `http` notify_url.
+ */
+export const decodeCryptoBatchCreateRequest = (
+  input: unknown,
+  options: PayoutOptions = {},
+): E.Either<PayrailError, CryptoBatchCreateRequest> =>
+  decodeWith(
+    options.allowInsecureNotifyUrl === true
+      ? InsecureCryptoBatchCreateRequest
+      : CryptoBatchCreateRequest,
+  )(input);
 
 /** Decodes an add-items body for a batch of `currency`. */
 export const decodeCryptoBatchItemsRequest = (

@@ -173,7 +173,11 @@ const Amount = leafFrom<string>(
   },
 );
 
-const notifyUrl = (allowHttp: boolean) =>
+/**
+ * The notify_url leaf (`invalid notify_url` unless `isNotifyUrl`); `allowHttp` in the sandbox with
+ * insecure webhooks. Payouts and crypto batches read their notify_url with it.
+ */
+export const notifyUrl = (allowHttp: boolean) =>
   leaf<string>(
     'NotifyUrl',
     (u): u is string => isNotifyUrl(u, { allowHttp }),

@@ -1,10 +1,11 @@
 /**
  * The acquiring (pay-in) order. Its status is never set by hand: it is a pure function of the
  * order's payment records, close and clock (`aggregateOrderStatus`, decisions §4). One pure step,
- * `orderStepOf`, decides what an event does (the next context and the effects to commit); the
- * chart's event transitions name, per status and event, the statuses that step can lead to, each
- * guarded by "the step leads there". An event that changes the order but not its status is taken
- * by the machine-level handler and stays put.
+ * `orderStepOf`, decides what an event does (the next context and the effects to commit), once
+ * per event: the machine-level handler takes every event the step accepts and applies it. When
+ * the derived status moves, the step raises `order.status.<status>`, and the chart's transitions
+ * on those events name, per status, where an order can go (decisions §4's aggregation); each is
+ * guarded only by "the context derives that status", so the state is the derived status, always.
  *
  * Every event carries `at`; an event at or after expire_time settles the expiry first (as if
  * the timer had fired), so a payment learnt after expiry is `late` whether or not the timer ran.
@@ -449,12 +450,21 @@ const orderMoves: Readonly<
   },
 };
 
-const leadsTo = (status: OrderStatus) =>
-  ({
-    guard: { type: 'leadsTo', params: { status } },
-    target: status,
-    actions: 'applyEvent',
-  }) as const;
+/** The event the order raises when its derived status becomes `status`. */
+export interface OrderStatusEvent {
+  readonly type: `order.status.${OrderStatus}`;
+}
+
+const statusEventOf = (status: OrderStatus): OrderStatusEvent => ({
+  type: `order.status.${status}`,
+});
+
+/** A move to `status`, taken when the context derives it (an event the step raised). */
+const moveTo = (status: OrderStatus) =>
+  [
+    statusEventOf(status).type,
+    { guard: { type: 'derives', params: { status } }, target: status },
+  ] as const;
 
 const finalState = {
   tags: ['final'],
@@ -467,13 +477,43 @@ const acceptEvent = {
   actions: 'applyEvent',
 } as const;
 
-/** A non-final status's event transitions, from its row of `orderMoves`. */
+/** A non-final status's moves: every status of its row of `orderMoves`, once. */
 const movesFrom = (from: keyof typeof orderMoves) => ({
-  on: {
-    'acquiring.payment.observed': orderMoves[from]['acquiring.payment.observed'].map(leadsTo),
-    'acquiring.order.*': orderMoves[from]['acquiring.order.*'].map(leadsTo),
-  },
+  on: Object.fromEntries(
+    [
+      ...new Set([
+        ...orderMoves[from]['acquiring.payment.observed'],
+        ...orderMoves[from]['acquiring.order.*'],
+      ]),
+    ].map(moveTo),
+  ),
 });
+
+/**
+ * The step of the event being decided. The guard that accepts an event and the action that
+ * applies it see the same context and event objects, so the step is computed once per event.
+ */
+let lastStep:
+  | {
+      readonly context: AcquiringOrderContext;
+      readonly event: AcquiringOrderEvent;
+      readonly step: OrderStep | undefined;
+    }
+  | undefined;
+
+const stepOf = (
+  context: AcquiringOrderContext,
+  event: AcquiringOrderEvent,
+): OrderStep | undefined => {
+  if (lastStep?.context !== context || lastStep.event !== event) {
+    lastStep = { context, event, step: orderStepOf(context, event) };
+  }
+  return lastStep.step;
+};
+
+const isOrderEvent = (
+  event: AcquiringOrderEvent | OrderStatusEvent,
+): event is AcquiringOrderEvent => !event.type.startsWith('order.status.');
 
 /**
  * The acquiring order machine. States are the order statuses (wire names); the four final ones
@@ -484,7 +524,7 @@ export const acquiringOrderMachine = setup({
   // XState reads `types` for its types only, never its value: its documented `{} as` form.
   types: {} as {
     context: AcquiringOrderContext;
-    events: AcquiringOrderEvent;
+    events: AcquiringOrderEvent | OrderStatusEvent;
     input: AcquiringOrderInput;
   },
   actions: {
@@ -496,23 +536,23 @@ export const acquiringOrderMachine = setup({
       });
     }),
     applyEvent: enqueueActions(({ context, event, enqueue }) => {
-      const step = orderStepOf(context, event);
+      const step = isOrderEvent(event) ? stepOf(context, event) : undefined;
       if (step === undefined) return;
       enqueue.assign(() => step.context);
       for (const effect of step.effects) {
         if (effect.type === 'emit') enqueue({ type: 'emit', params: { event: effect.event } });
         else enqueue({ type: 'post', params: { journal: effect.journal } });
       }
+      const status = orderStatusOf(step.context);
+      if (status !== orderStatusOf(context)) enqueue.raise(statusEventOf(status));
     }),
   },
   guards: {
-    /** The event changes the order (the machine-level handler: the status stays). */
-    accepts: ({ context, event }) => orderStepOf(context, event) !== undefined,
-    /** The event changes the order, and its status becomes `status`. */
-    leadsTo: ({ context, event }, params: { readonly status: OrderStatus }) => {
-      const step = orderStepOf(context, event);
-      return step !== undefined && orderStatusOf(step.context) === params.status;
-    },
+    /** The event changes the order. */
+    accepts: ({ context, event }) => isOrderEvent(event) && stepOf(context, event) !== undefined,
+    /** The order's context derives `status`: a status event moves it there, and nothing else. */
+    derives: ({ context }, params: { readonly status: OrderStatus }) =>
+      orderStatusOf(context) === params.status,
   },
 }).createMachine({
   id: 'acquiringOrder',

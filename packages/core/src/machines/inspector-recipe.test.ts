@@ -44,7 +44,7 @@ describe('resuming a stored payout in the inspector', () => {
     const snapshot = payoutActorSnapshot(record.snapshot as PersistedPayout);
     const actor = resumeActor(payoutMachine, snapshot, { inspect });
     actor.start();
-    actor.send({ type: 'payout.review.approve', at: T0 + 60 });
+    actor.send({ type: 'payout.review.approve', at: T0 + 60, account_status: 'active' });
 
     expect(payoutStateKeyOf(actor.getSnapshot())).toBe('approved.init');
     expect(actor.getSnapshot().context.revision).toBe(2);

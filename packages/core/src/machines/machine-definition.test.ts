@@ -50,14 +50,16 @@ describe('machineDefinitionOf', () => {
     const expected = alwaysOfMachine(acquiringOrderMachine);
     expect(alwaysOfDefinition(definition, acquiringOrderMachine)).toEqual(expected);
     expect(countOf(expected)).toBe(0);
-    expect(definition.states.pending?.on['acquiring.payment.observed']).toContainEqual({
-      eventType: 'acquiring.payment.observed',
-      source: '#acquiringOrder.pending',
-      target: ['#acquiringOrder.completed'],
-      guard: { type: 'leadsTo', params: { status: 'completed' } },
-      actions: [{ type: 'applyEvent' }],
-      reenter: false,
-    });
+    expect(definition.states.pending?.on['order.status.completed']).toEqual([
+      {
+        eventType: 'order.status.completed',
+        source: '#acquiringOrder.pending',
+        target: ['#acquiringOrder.completed'],
+        guard: { type: 'derives', params: { status: 'completed' } },
+        actions: [],
+        reenter: false,
+      },
+    ]);
     const moves = new Set(
       Object.values(definition.states).flatMap((node) =>
         node.transitions.flatMap((t) => (t.target ?? []).map((to) => `${t.source} -> ${to}`)),

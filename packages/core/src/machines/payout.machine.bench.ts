@@ -16,16 +16,22 @@ import {
 const input = payoutInput();
 
 /** pending_review -> approved -> processing (hold) -> completed (settle): 4 effects-bearing steps. */
-const approve: PayoutEvent = { type: 'payout.review.approve', at: T0 + 1 };
+const approve: PayoutEvent = {
+  type: 'payout.review.approve',
+  at: T0 + 1,
+  account_status: 'active',
+};
 const processing: PayoutEvent = {
   type: 'payout.execution.processing',
   at: T0 + 2,
   available: '1000.00',
+  account_status: 'active',
 };
 const completedEvent: PayoutEvent = {
   type: 'payout.execution.completed',
   at: T0 + 3,
   available: '1000.00',
+  account_status: 'active',
 };
 const lifecycle = [approve, processing, completedEvent];
 

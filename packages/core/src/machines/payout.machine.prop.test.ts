@@ -17,6 +17,7 @@ import {
   type PayoutEvent,
   type PayoutInput,
   type PayoutSnapshot,
+  type PayoutStateKey,
   type PayoutStatusPair,
   payoutChargesOf,
   payoutMachine,
@@ -100,6 +101,42 @@ const changesArb = (currency: Currency): fc.Arbitrary<PayoutChanges> =>
     )
     .map(({ money, ...rest }) => ({ ...(money ?? {}), ...rest }));
 
+/** The account's status on an event that may move money: mostly active, sometimes frozen. */
+const accountStatusArb = fc.constantFrom('active' as const, 'active' as const, 'frozen' as const);
+
+/** The events that may move money, with the account status they carry (ADR 0033). */
+const moneyMovingTypes = [
+  'payout.review.approve',
+  'payout.verification.answered',
+  'payout.execution.processing',
+  'payout.execution.completed',
+  'payout.execution.failed',
+] as const;
+type MoneyMovingEvent = Extract<PayoutEvent, { readonly type: (typeof moneyMovingTypes)[number] }>;
+
+const isMoneyMoving = (event: PayoutEvent): event is MoneyMovingEvent =>
+  moneyMovingTypes.some((type) => type === event.type);
+
+/**
+ * The oracle of ADR 0033, written out independently of the machine: an approval, a verification
+ * answered `true` and every execution outcome move money, and a frozen account's payout takes
+ * none of them.
+ */
+const movesFrozenMoney = (event: PayoutEvent): boolean =>
+  isMoneyMoving(event) &&
+  event.account_status === 'frozen' &&
+  (event.type !== 'payout.verification.answered' || event.verified === true);
+
+/** Where the lifecycle takes a money-moving event of an active account (decisions §2). */
+const takenWhenActive: Readonly<Record<MoneyMovingEvent['type'], readonly PayoutStateKey[]>> = {
+  'payout.review.approve': ['pendingReview.awaitingVerification', 'pendingReview.awaitingReview'],
+  // A verification answered `true` about the current round: the probes carry no round.
+  'payout.verification.answered': ['pendingReview.awaitingVerification'],
+  'payout.execution.processing': ['approved.init'],
+  'payout.execution.completed': ['approved.init', 'approved.processing'],
+  'payout.execution.failed': ['approved.init', 'approved.processing'],
+};
+
 /** One event of any kind with a random payload; `at` is set when the sequence runs. */
 const eventArb = (currency: Currency): fc.Arbitrary<PayoutEvent> =>
   fc.oneof(
@@ -122,14 +159,20 @@ const eventArb = (currency: Currency): fc.Arbitrary<PayoutEvent> =>
       at: fc.constant(0),
       verified: fc.constantFrom(true, false, null, null, null, null),
       attempt: fc.integer({ min: 0, max: 9 }),
+      account_status: accountStatusArb,
     }),
     fc.record(
       {
-        type: fc.constantFrom(
-          'payout.review.approve' as const,
-          'payout.review.return' as const,
-          'payout.review.reject' as const,
-        ),
+        type: fc.constant('payout.review.approve' as const),
+        at: fc.constant(0),
+        reason: fc.constantFrom('risk', 'docs missing'),
+        account_status: accountStatusArb,
+      },
+      { requiredKeys: ['type', 'at', 'account_status'] },
+    ),
+    fc.record(
+      {
+        type: fc.constantFrom('payout.review.return' as const, 'payout.review.reject' as const),
         at: fc.constant(0),
         reason: fc.constantFrom('risk', 'docs missing'),
       },
@@ -143,13 +186,19 @@ const eventArb = (currency: Currency): fc.Arbitrary<PayoutEvent> =>
       ),
       at: fc.constant(0),
       available: fc.constant(''),
+      account_status: accountStatusArb,
     }),
     fc.record({
       type: fc.constant('payout.execution.failed' as const),
       at: fc.constant(0),
       reason: fc.constantFrom('upstream rejected', 'timeout'),
+      account_status: accountStatusArb,
     }),
   );
+
+/** A money-moving event of any kind; its account status is set by the property. */
+const moneyMovingArb = (currency: Currency): fc.Arbitrary<MoneyMovingEvent> =>
+  eventArb(currency).filter(isMoneyMoving);
 
 const scenarioArb = payoutInputArb.chain((input) =>
   fc.record({
@@ -172,6 +221,7 @@ const isAllowed = (pair: PayoutStatusPair): boolean =>
   );
 
 const payoutMessages = [
+  'account frozen',
   'payout not editable',
   'no changes',
   'payout already approved',
@@ -299,6 +349,12 @@ describe('payout machine, model-based', () => {
             // The refusal and the machine agree: refused exactly when the machine ignores it.
             expect(refusal === undefined).toBe(next.changed);
             if (refusal !== undefined) expect(payoutMessages).toContain(refusal.message);
+            // A frozen account's payout moves no money, and says so before anything else.
+            if (movesFrozenMoney(event)) {
+              expect(refusal).toEqual(payrailError('account_frozen'));
+            } else if (refusal !== undefined) {
+              expect(refusal.key).not.toBe('account_frozen');
+            }
             if (next.changed) {
               expect(next.snapshot.context.revision).toBe(snapshot.context.revision + 1);
               expect(next.snapshot.context.updated_at).toBe(event.at);
@@ -382,8 +438,78 @@ describe('payout machine, model-based', () => {
                   expect(refusal).toBeUndefined();
                   expect(decide(payoutMachine, snapshot, event).changed).toBe(true);
                 } else {
-                  expect(refusal).toEqual(payrailError(payoutRefusalKeyOf(event.type, state)));
+                  expect(refusal).toEqual(payrailError(payoutRefusalKeyOf(event, state)));
                   expect(decide(payoutMachine, snapshot, event).changed).toBe(false);
+                }
+              }
+            };
+            visit(0);
+            for (const [index, generated] of events.entries()) {
+              const step = decide(
+                payoutMachine,
+                snapshot,
+                concrete(generated, index, ledger, input),
+              );
+              for (const journal of journalsOf(step.effects)) ledger.post(journal);
+              snapshot = step.snapshot;
+              visit(index + 1);
+            }
+          },
+        ),
+        { numRuns: 100 },
+      );
+    },
+    propertyTimeout,
+  );
+
+  it(
+    'ADR 0033: in every reachable state a frozen money-moving event is refused with `account frozen` and changes nothing; the same event of an active account goes where the lifecycle takes it',
+    () => {
+      fc.assert(
+        fc.property(
+          scenarioArb,
+          fc.array(
+            payoutInputArb.chain((input) => moneyMovingArb(input.currency)),
+            { minLength: 1, maxLength: 8 },
+          ),
+          ({ input, fundedUnits, events }, probes) => {
+            const ledger = new ModelLedger(
+              input.account_id,
+              input.currency,
+              asAmount(fundedUnits, input.currency),
+            );
+            let snapshot = start(payoutMachine, input).snapshot;
+            const visit = (at: number) => {
+              const state = payoutStateKeyOf(snapshot);
+              for (const [index, probe] of probes.entries()) {
+                const event = concrete(probe, at + index, ledger, input);
+                if (!isMoneyMoving(event)) throw new TypeError(`${event.type} moves no money`);
+                const frozen: PayoutEvent = { ...event, account_status: 'frozen' };
+                const active: PayoutEvent = { ...event, account_status: 'active' };
+                const onFrozen = decide(payoutMachine, snapshot, frozen);
+                const onActive = decide(payoutMachine, snapshot, active);
+                const movesMoney =
+                  event.type !== 'payout.verification.answered' || event.verified === true;
+                if (movesMoney) {
+                  expect(snapshot.can(frozen)).toBe(false);
+                  expect(payoutRefusalOf(snapshot, frozen)).toEqual(payrailError('account_frozen'));
+                  expect(onFrozen.changed).toBe(false);
+                  expect(onFrozen.snapshot).toBe(snapshot);
+                  expect(onFrozen.effects).toEqual([]);
+                  // Active, it is taken exactly where the lifecycle takes it, or worded as before.
+                  expect(onActive.changed).toBe(takenWhenActive[event.type].includes(state));
+                  const refusal = payoutRefusalOf(snapshot, active);
+                  if (onActive.changed) expect(refusal).toBeUndefined();
+                  else expect(refusal?.key).not.toBe('account_frozen');
+                } else {
+                  // A verification answered `false` or undecided moves no money: frozen or not.
+                  expect(onFrozen.changed).toBe(onActive.changed);
+                  expect(onFrozen.snapshot.value).toEqual(onActive.snapshot.value);
+                  expect(onFrozen.snapshot.context).toEqual(onActive.snapshot.context);
+                  expect(onFrozen.effects).toEqual(onActive.effects);
+                  expect(payoutRefusalOf(snapshot, frozen)).toEqual(
+                    payoutRefusalOf(snapshot, active),
+                  );
                 }
               }
             };

@@ -61,27 +61,51 @@ const statePair = (snapshot: PayoutSnapshot) =>
   `${reviewStatusOf(snapshot)} / ${executionStatusOf(snapshot)}`;
 
 const at = (n: number) => T0 + n;
-const approve: PayoutEvent = { type: 'payout.review.approve', at: at(1) };
-const processing = (available = '1000.00'): PayoutEvent => ({
+/** The account's status a money-moving event carries; active unless a test freezes it. */
+type AccountStatus = 'active' | 'frozen';
+const approveAs = (account_status: AccountStatus): PayoutEvent => ({
+  type: 'payout.review.approve',
+  at: at(1),
+  account_status,
+});
+const approve = approveAs('active');
+const processing = (
+  available = '1000.00',
+  account_status: AccountStatus = 'active',
+): PayoutEvent => ({
   type: 'payout.execution.processing',
   at: at(2),
   available,
+  account_status,
 });
-const completed = (available = '1000.00'): PayoutEvent => ({
+const completed = (
+  available = '1000.00',
+  account_status: AccountStatus = 'active',
+): PayoutEvent => ({
   type: 'payout.execution.completed',
   at: at(3),
   available,
+  account_status,
 });
-const failed = (reason = 'upstream rejected'): PayoutEvent => ({
+const failed = (
+  reason = 'upstream rejected',
+  account_status: AccountStatus = 'active',
+): PayoutEvent => ({
   type: 'payout.execution.failed',
   at: at(3),
   reason,
+  account_status,
 });
-const answered = (verified: boolean | null, attempt: number): PayoutEvent => ({
+const answered = (
+  verified: boolean | null,
+  attempt: number,
+  account_status: AccountStatus = 'active',
+): PayoutEvent => ({
   type: 'payout.verification.answered',
   at: at(attempt),
   verified,
   attempt,
+  account_status,
 });
 
 const refusalKey = (snapshot: PayoutSnapshot, event: PayoutEvent): ErrorKey | undefined =>
@@ -446,6 +470,7 @@ describe('payout lifecycle rules (decisions §2)', () => {
         verified,
         attempt: 8,
         round: 1,
+        account_status: 'active',
       });
       expect(stale.changed).toBe(false);
       expect(statePair(stale.snapshot)).toBe('pending_review / init');
@@ -456,6 +481,7 @@ describe('payout lifecycle rules (decisions §2)', () => {
       verified: true,
       attempt: 1,
       round: 2,
+      account_status: 'active',
     });
     expect(statePair(current.snapshot)).toBe('approved / init');
   });
@@ -581,7 +607,10 @@ describe('payout lifecycle rules (decisions §2)', () => {
       'payout.review.return',
       'payout.review.reject',
     ] as const) {
-      const review: PayoutEvent = { type, at: at(9) };
+      const review: PayoutEvent =
+        type === 'payout.review.approve'
+          ? { type, at: at(9), account_status: 'active' }
+          : { type, at: at(9) };
       expectRefused(run(payoutInput({ submit: false })).snapshot, review, 'invalid payout status');
       expectRefused(run(payoutInput(), [approve]).snapshot, review, 'payout already approved');
       expectRefused(
@@ -743,6 +772,77 @@ describe('payout lifecycle rules (decisions §2)', () => {
       all.push(...emitted(current.effects));
     }
     expect(new Set(all.map(eventIdOf)).size).toBe(all.length);
+  });
+});
+
+describe('a frozen account moves no money (issue 12, ADR 0033)', () => {
+  const frozen = 'frozen' as const;
+
+  it('an approval of a frozen account is refused with `account frozen`; active, it approves', () => {
+    const pending = run(payoutInput()).snapshot;
+    expectRefused(pending, approveAs(frozen), 'account frozen');
+    expect(statePair(step(pending, approveAs('active')).snapshot)).toBe('approved / init');
+  });
+
+  it('every execution outcome of a frozen account is refused, before and during processing', () => {
+    const ready = run(payoutInput(), [approve]).snapshot;
+    const inFlight = run(payoutInput(), [approve, processing()]).snapshot;
+    for (const snapshot of [ready, inFlight]) {
+      expectRefused(snapshot, completed('1000.00', frozen), 'account frozen');
+      expectRefused(snapshot, failed('upstream rejected', frozen), 'account frozen');
+    }
+    expectRefused(ready, processing('1000.00', frozen), 'account frozen');
+    // Without the funds, active, it would fail with `insufficient balance`: frozen, it waits.
+    expectRefused(ready, processing('0.00', frozen), 'account frozen');
+    expect(statePair(step(ready, processing()).snapshot)).toBe('approved / processing');
+    expect(statePair(step(inFlight, completed()).snapshot)).toBe('approved / completed');
+  });
+
+  it('a verification answered `true` is refused and records no attempt; `false` and undecided go through', () => {
+    const awaiting = run(payoutInput({ verification_enabled: true })).snapshot;
+    expectRefused(awaiting, answered(true, 1, frozen), 'account frozen');
+    expectRefused(awaiting, answered(true, 5, frozen), 'account frozen');
+    const undecided = step(awaiting, answered(null, 1, frozen));
+    expect(undecided.changed).toBe(true);
+    expect(undecided.snapshot.context.verification_attempts).toBe(1);
+    expect(statePair(step(awaiting, answered(false, 1, frozen)).snapshot)).toBe('rejected / init');
+    expect(statePair(step(awaiting, answered(true, 1)).snapshot)).toBe('approved / init');
+  });
+
+  it('returning or rejecting moves no money and carries no account status', () => {
+    const pending = run(payoutInput()).snapshot;
+    expect(statePair(step(pending, { type: 'payout.review.return', at: at(1) }).snapshot)).toBe(
+      'returned / init',
+    );
+    expect(statePair(step(pending, { type: 'payout.review.reject', at: at(1) }).snapshot)).toBe(
+      'rejected / init',
+    );
+  });
+
+  it('`account frozen` comes before every other refusal, in every state', () => {
+    const states = [
+      run(payoutInput({ submit: false })),
+      run(payoutInput(), [{ type: 'payout.review.reject', at: at(1) }]),
+      run(payoutInput(), [approve, processing(), completed()]),
+      run(payoutInput(), [approve, processing(), failed()]),
+    ];
+    for (const { snapshot } of states) {
+      for (const event of [
+        approveAs(frozen),
+        answered(true, 1, frozen),
+        processing('1000.00', frozen),
+        completed('1000.00', frozen),
+        failed('upstream rejected', frozen),
+      ]) {
+        expect(refusalKey(snapshot, event), `${event.type} in ${payoutStateKeyOf(snapshot)}`).toBe(
+          'account_frozen',
+        );
+      }
+    }
+    // Active, the same events answer as the state words them.
+    expect(refusalKey(run(payoutInput({ submit: false })).snapshot, approve)).toBe(
+      'invalid_payout_status',
+    );
   });
 });
 

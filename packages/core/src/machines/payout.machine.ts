@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { assign, type Snapshot, type SnapshotFrom, setup } from 'xstate';
+import type { AccountStatus } from '../codecs/admin.codecs.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import { payoutHoldJournal, payoutReleaseJournal, payoutSettleJournals } from '../ledger/ledger.js';
 import { type FeeBearer, type PayoutCharges, payoutCharges } from '../money/fees.js';
@@ -157,6 +158,16 @@ export type PayoutChanges = Partial<
   >
 >;
 
+/**
+ * What an event that may move the payout's money carries besides its own fields: the account's
+ * status, read in the unit of work that decides (as `available` is). A frozen account's payout
+ * takes none of them (issue 12, ADR 0033).
+ */
+interface AccountStatusOfEvent {
+  /** The merchant account's status (`AccountRecord.status`), read in the same unit of work. */
+  readonly account_status: AccountStatus;
+}
+
 /** Every event carries `at`, Unix seconds, the time the engine accepted it. */
 export type PayoutEvent =
   | {
@@ -168,7 +179,7 @@ export type PayoutEvent =
     }
   | { readonly type: 'payout.update'; readonly at: number; readonly changes: PayoutChanges }
   | { readonly type: 'payout.cancel'; readonly at: number }
-  | {
+  | (AccountStatusOfEvent & {
       readonly type: 'payout.verification.answered';
       readonly at: number;
       /** `null`: unparsable, no clear decision, or no answer in time. */
@@ -180,19 +191,28 @@ export type PayoutEvent =
        * another round is refused. Absent (a request sent before rounds existed): this round.
        */
       readonly round?: number;
-    }
+    })
+  | (AccountStatusOfEvent & {
+      readonly type: 'payout.review.approve';
+      readonly at: number;
+      readonly reason?: string;
+    })
   | {
-      readonly type: 'payout.review.approve' | 'payout.review.return' | 'payout.review.reject';
+      readonly type: 'payout.review.return' | 'payout.review.reject';
       readonly at: number;
       readonly reason?: string;
     }
-  | {
+  | (AccountStatusOfEvent & {
       readonly type: 'payout.execution.processing' | 'payout.execution.completed';
       readonly at: number;
       /** The merchant's available balance in the payout currency, read in the same unit of work. */
       readonly available: string;
-    }
-  | { readonly type: 'payout.execution.failed'; readonly at: number; readonly reason: string };
+    })
+  | (AccountStatusOfEvent & {
+      readonly type: 'payout.execution.failed';
+      readonly at: number;
+      readonly reason: string;
+    });
 
 /** Dotted names, so a handler can match `payout.execution.*`. */
 export type PayoutEventType = PayoutEvent['type'];
@@ -292,6 +312,27 @@ const sameValue = (a: unknown, b: unknown): boolean => {
 /** Whether an update would change anything: an edit that does not answers `no changes`. */
 const payoutChangesAnything = (context: PayoutContext, changes: PayoutChanges): boolean =>
   Object.entries(changes).some(([key, value]) => !sameValue(Reflect.get(context, key), value));
+
+/**
+ * Whether `event` would move a frozen account's money (issue 12, ADR 0033): an approval, a
+ * verification answered `true` (it approves), or any execution outcome, while the account it
+ * carries is frozen. The machine takes none of them, in any state; once the account is active
+ * again they go as before. Returning or rejecting, and a verification answered `false` or
+ * undecided, move no money and are not stopped.
+ */
+const movesFrozenMoney = (event: PayoutEvent): boolean => {
+  switch (event.type) {
+    case 'payout.review.approve':
+    case 'payout.execution.processing':
+    case 'payout.execution.completed':
+    case 'payout.execution.failed':
+      return event.account_status === 'frozen';
+    case 'payout.verification.answered':
+      return event.verified === true && event.account_status === 'frozen';
+    default:
+      return false;
+  }
+};
 
 const hasFunds = (context: PayoutContext, available: string): boolean =>
   new Decimal(available).greaterThanOrEqualTo(payoutChargesOf(context).debit.value);
@@ -393,6 +434,7 @@ const payoutSetup = setup({
       event.type === 'payout.verification.answered' &&
       ofThisRound(context, event) &&
       event.attempt > context.verification_attempts,
+    accountFrozen: ({ event }) => movesFrozenMoney(event),
     coversDebit: ({ context, event }) =>
       (event.type === 'payout.execution.processing' ||
         event.type === 'payout.execution.completed') &&
@@ -407,6 +449,36 @@ const postSettlement = payoutSetup.enqueueActions(({ context, enqueue }) => {
     enqueue({ type: 'post', params: { journal } });
   }
 });
+
+/**
+ * First in line on every event that moves money: while the account the event carries is frozen,
+ * this transition is the one taken, and it goes nowhere and does nothing, so the machine refuses
+ * the event (`can` is false, nothing changes) and no later guard is tried (ADR 0033).
+ */
+const frozenAccountStops = { guard: 'accountFrozen' } as const;
+
+/** The reason the executor gave for `payout.execution.failed`, recorded on the payout. */
+const recordReportedFailure = {
+  type: 'recordFailure',
+  params: ({
+    event,
+  }: {
+    readonly event: Extract<PayoutEvent, { type: 'payout.execution.failed' }>;
+  }) => ({
+    reason: event.reason,
+  }),
+} as const;
+
+/**
+ * The executor reports `failed` (unless the account is frozen): the reason recorded, then what
+ * the state owes first (`processing`'s event before execution started, the hold's release once
+ * it had), then `payout.execution.failed`.
+ */
+const executionFails = <const A>(first: A) =>
+  [
+    frozenAccountStops,
+    { target: 'failed', actions: ['accept', recordReportedFailure, first, emitFailed] },
+  ] as const;
 
 /** What a draft and a returned payout both take: they are the editable states. */
 const editing = {
@@ -446,7 +518,7 @@ export const payoutMachine = payoutSetup.createMachine({
       initial: 'screening',
       on: {
         'payout.cancel': { target: 'cancelled.pendingReview', actions: 'accept' },
-        'payout.review.approve': { target: 'approved', actions: 'accept' },
+        'payout.review.approve': [frozenAccountStops, { target: 'approved', actions: 'accept' }],
         'payout.review.return': { target: 'returned', actions: 'accept' },
         'payout.review.reject': { target: 'rejected', actions: 'accept' },
       },
@@ -467,6 +539,7 @@ export const payoutMachine = payoutSetup.createMachine({
           },
           on: {
             'payout.verification.answered': [
+              frozenAccountStops,
               {
                 guard: 'verified',
                 target: '#payout.approved',
@@ -517,6 +590,7 @@ export const payoutMachine = payoutSetup.createMachine({
           meta: pair('approved', 'init'),
           on: {
             'payout.execution.processing': [
+              frozenAccountStops,
               {
                 guard: 'coversDebit',
                 target: 'processing',
@@ -526,6 +600,7 @@ export const payoutMachine = payoutSetup.createMachine({
             ],
             // An outcome given before execution started passes through processing.
             'payout.execution.completed': [
+              frozenAccountStops,
               {
                 guard: 'coversDebit',
                 target: 'completed',
@@ -533,33 +608,18 @@ export const payoutMachine = payoutSetup.createMachine({
               },
               failForInsufficientBalance,
             ],
-            'payout.execution.failed': {
-              target: 'failed',
-              actions: [
-                'accept',
-                { type: 'recordFailure', params: ({ event }) => ({ reason: event.reason }) },
-                emitProcessing,
-                emitFailed,
-              ],
-            },
+            // Nothing was held yet: it passes through processing to failed.
+            'payout.execution.failed': executionFails(emitProcessing),
           },
         },
         processing: {
           meta: pair('approved', 'processing'),
           on: {
-            'payout.execution.completed': {
-              target: 'completed',
-              actions: ['accept', postSettlement, emitCompleted],
-            },
-            'payout.execution.failed': {
-              target: 'failed',
-              actions: [
-                'accept',
-                { type: 'recordFailure', params: ({ event }) => ({ reason: event.reason }) },
-                postRelease,
-                emitFailed,
-              ],
-            },
+            'payout.execution.completed': [
+              frozenAccountStops,
+              { target: 'completed', actions: ['accept', postSettlement, emitCompleted] },
+            ],
+            'payout.execution.failed': executionFails(postRelease),
           },
         },
         completed: { type: 'final', meta: pair('approved', 'completed') },
@@ -675,6 +735,7 @@ export const isFinalPayout = (snapshot: PayoutSnapshot): boolean =>
 
 /** The catalogue errors a payout answers when its machine does not accept an event. */
 export type PayoutRefusalKey =
+  | 'account_frozen'
   | 'payout_not_editable'
   | 'no_changes'
   | 'payout_already_approved'
@@ -700,8 +761,9 @@ const stateConflict: PayoutRefusalWording = {
 
 /**
  * The wording table: which catalogue error answers an event the machine does not accept
- * (`snapshot.can(event)` false), by event type and state. The machine alone decides *whether*;
- * this table only says *how* a refusal reads.
+ * (`snapshot.can(event)` false), by event type and state, once the frozen-account rule has had
+ * its say (`payoutRefusalKeyOf`). The machine alone decides *whether*; this table only says *how*
+ * a refusal reads.
  */
 const payoutRefusalWording: Readonly<Record<PayoutEventType, PayoutRefusalWording>> = {
   // In draft or returned the only way to be refused is an edit that changes nothing.
@@ -723,12 +785,14 @@ const payoutRefusalWording: Readonly<Record<PayoutEventType, PayoutRefusalWordin
   'payout.execution.failed': { otherwise: 'invalid_payout_status' },
 };
 
-/** The catalogue error the wording table gives `eventType` refused in `state`. */
-export const payoutRefusalKeyOf = (
-  eventType: PayoutEventType,
-  state: PayoutStateKey,
-): PayoutRefusalKey => {
-  const wording = payoutRefusalWording[eventType];
+/**
+ * The catalogue error `event` refused in `state` answers: `account frozen` for an event that
+ * would move a frozen account's money, in every state and before any other wording (the rule
+ * comes first, ADR 0033), else the wording table's by event type and state.
+ */
+export const payoutRefusalKeyOf = (event: PayoutEvent, state: PayoutStateKey): PayoutRefusalKey => {
+  if (movesFrozenMoney(event)) return 'account_frozen';
+  const wording = payoutRefusalWording[event.type];
   return wording.in?.[state] ?? wording.otherwise;
 };
 
@@ -743,7 +807,7 @@ export const payoutRefusalOf = (
 ): PayrailError | undefined =>
   snapshot.can(event)
     ? undefined
-    : payrailError(payoutRefusalKeyOf(event.type, payoutStateKeyOf(snapshot)));
+    : payrailError(payoutRefusalKeyOf(event, payoutStateKeyOf(snapshot)));
 
 /** Version of the persisted snapshot format; bump when states or context change shape. */
 const payoutSnapshotVersion = 1;

@@ -7,6 +7,7 @@
 import type {
   AccountRecord,
   AcquiringOrderRecord,
+  AcquiringPaymentRecord,
   ApiKeyRecord,
   AuditRecord,
   BeneficiaryAccountRecord,
@@ -146,6 +147,14 @@ export const collectionSpecs = {
     scope: 'account_id',
     unique: [['network', 'address']],
     filters: ['order_id', 'network', 'address'],
+  }),
+  acquiringPayments: spec<AcquiringPaymentRecord>()({
+    name: 'acquiring_payments',
+    id: 'payment_id',
+    scope: 'account_id',
+    unique: [],
+    filters: ['order_id'],
+    appendOnly: true,
   }),
   cryptoBatches: spec<CryptoBatchRecord>()({
     name: 'crypto_batches',

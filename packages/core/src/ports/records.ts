@@ -142,6 +142,16 @@ export interface DepositAddressRecord extends RecordMeta {
   readonly order_id: string;
 }
 
+/**
+ * A provider's payment id, bound to the order that saw it first: one transfer pays one order, so
+ * a report of the id on another order is refused. Written once, never changed.
+ */
+export interface AcquiringPaymentRecord extends RecordMeta {
+  readonly payment_id: string;
+  readonly account_id: string;
+  readonly order_id: string;
+}
+
 export interface CryptoBatchRecord extends RecordMeta {
   readonly batch_id: string;
   readonly account_id: string;

@@ -28,7 +28,7 @@ import {
 } from './acquiring.test-support.js';
 import { type AcquiringUseCases, acquiringUseCases } from './acquiring.use-cases.js';
 import { depositAddressOf } from './deposit-addresses.store.js';
-import { findOrderByDepositAddress } from './order-events.use-cases.js';
+import { findOrderByDepositAddress } from './order.persistence.js';
 import { sandboxTxHashOf } from './sandbox-payment-event.policy.js';
 
 const orderBody = {
@@ -164,9 +164,9 @@ describe('order create', () => {
       findOrderByDepositAddress(tx, 'ETH', address.toLowerCase()),
     );
     expect(found?.record.order_id).toBe('ord_1');
-    expect(
-      await bed.deps.store.transaction((tx) => findOrderByDepositAddress(tx, 'BSC', address)),
-    ).toBeUndefined();
+    await expect(
+      bed.deps.store.transaction((tx) => findOrderByDepositAddress(tx, 'BSC', address)),
+    ).rejects.toThrow('merchant deposit address not found');
   });
 
   it('answers every acquiring message the engine decides, with its status and code', async () => {

@@ -13,7 +13,7 @@ import {
   requestDepositAddress,
 } from './deposit-addresses.store.js';
 import { type LoadedOrder, orderRepository } from './order.persistence.js';
-import { applyOrderEvent, settleExpiry } from './order-events.use-cases.js';
+import { applyOrderEvent, settleOrder } from './order-events.use-cases.js';
 
 /** An order of the hosted page: it exists and was made for checkout, not direct payment. */
 const checkoutOrder = async (tx: StoreTransaction, orderId: string): Promise<LoadedOrder> => {
@@ -26,7 +26,7 @@ const checkoutOrder = async (tx: StoreTransaction, orderId: string): Promise<Loa
 export const checkoutView = (deps: EngineDeps, orderId: string) => {
   const now = deps.clock.now();
   return unitOfWorkRetryingConflicts(deps.store, async (tx) => {
-    const order = await settleExpiry(deps, tx, await checkoutOrder(tx, orderId), now);
+    const order = await settleOrder(deps, tx, await checkoutOrder(tx, orderId), now);
     return { order: checkoutOrderViewOf(order.snapshot) };
   });
 };

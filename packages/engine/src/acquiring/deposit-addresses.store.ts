@@ -14,9 +14,9 @@ import { createHash } from 'node:crypto';
 import {
   base58Encode,
   type ChainNetwork,
+  canonicalAddress,
   chainNetworks,
   type DepositAddressProvider,
-  type DepositAddressRecord,
   type DepositAddressRequest,
   type IdGenerator,
   isAddressOn,
@@ -57,15 +57,6 @@ export const depositAddressProviderOf = (
 ): DepositAddressProvider | undefined =>
   deps.depositAddresses ??
   (deps.settings.environment === 'sandbox' ? sandboxDepositAddresses : undefined);
-
-/**
- * How a provider's spelling of an address is compared with ours: EVM hex is case-insensitive, so
- * it is checksummed first; base58 addresses are compared exactly.
- */
-export const canonicalAddress = (network: ChainNetwork, address: string): string =>
-  chainNetworks[network].addressFormat === 'evm' && /^0x[0-9a-fA-F]{40}$/.test(address)
-    ? toEvmChecksumAddress(address)
-    : address;
 
 /**
  * The address `provider` allocates for the order on the request's network, spelt as it will be
@@ -116,14 +107,6 @@ export const recordDepositAddress = async (
     updated_at: at,
   });
 };
-
-/** The record of an address handed out on `network`, whoever's order it belongs to. */
-export const findDepositAddress = (
-  tx: StoreTransaction,
-  network: ChainNetwork,
-  address: string,
-): Promise<DepositAddressRecord | undefined> =>
-  tx.depositAddresses.findUnique({ network, address: canonicalAddress(network, address) });
 
 /**
  * Refuses, when the engine is built, a live engine that watches chains (`acquiringProviders`)

@@ -1,5 +1,6 @@
 import {
   type ChainNetwork,
+  canonicalAddress,
   chainNetworks,
   isEvmAddress,
   isSolanaAddress,
@@ -8,7 +9,7 @@ import {
 } from '@payrail/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, depositAddressOf } from './deposit-addresses.store.js';
+import { depositAddressOf } from './deposit-addresses.store.js';
 import { sandboxTxHashOf } from './sandbox-payment-event.policy.js';
 
 const networks = Object.keys(chainNetworks) as ChainNetwork[];

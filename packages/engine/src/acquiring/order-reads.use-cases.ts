@@ -17,7 +17,7 @@ import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { orderAnswerOf, orderViewOf } from './acquiring.views.js';
 import { type LoadedOrder, loadedOrderOf, orderRepository } from './order.persistence.js';
-import { settleExpiry } from './order-events.use-cases.js';
+import { settleOrder } from './order-events.use-cases.js';
 
 /** An acquiring read: `payment.acquiring.read`, on an account with acquiring (frozen may read). */
 const readable = async (tx: StoreTransaction, caller: Caller) => {
@@ -33,7 +33,7 @@ const merchantOrder = async (
   orderId: string,
   now: number,
 ): Promise<LoadedOrder> =>
-  settleExpiry(deps, tx, await orderRepository.load(tx, orderId, caller.account_id), now);
+  settleOrder(deps, tx, await orderRepository.load(tx, orderId, caller.account_id), now);
 
 export const getOrder = (deps: EngineDeps, caller: Caller, orderId: string) => {
   const now = deps.clock.now();
@@ -62,7 +62,7 @@ export const listOrders = (deps: EngineDeps, caller: Caller, query: Query) => {
     });
     const items = [];
     for (const record of page.items) {
-      const order = await settleExpiry(deps, tx, loadedOrderOf(record), now);
+      const order = await settleOrder(deps, tx, loadedOrderOf(record), now);
       items.push(orderViewOf(order.snapshot, deps.settings.checkoutBaseUrl));
     }
     return { items, total: page.total, limit: page.limit, offset: page.offset };

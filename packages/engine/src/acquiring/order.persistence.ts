@@ -1,13 +1,18 @@
 /**
  * How an acquiring order is kept: its machine snapshot (the core's versioned, checked JSON) plus
  * the `status` column lists filter on, always written together so the two never disagree; read
- * and written through `orderRepository`, the command handler's contract for the order aggregate.
+ * and written through `orderRepository`, the command handler's contract for the order aggregate,
+ * and found by the deposit address it handed out (`findOrderByDepositAddress`).
  */
 import {
   type AcquiringOrderEvent,
   type AcquiringOrderInput,
   type AcquiringOrderRecord,
   type AcquiringOrderSnapshot,
+  type ChainNetwork,
+  canonicalAddress,
+  type DepositAddressRecord,
+  isFinalOrder,
   isStoreFailure,
   type NewRecord,
   payrailError,
@@ -58,6 +63,39 @@ export const findOrder = async (
   return record === undefined ? undefined : loadedOrderOf(record);
 };
 
+export interface OrderAtAddress extends LoadedOrder {
+  /** The address as it was recorded (an EVM address is reported in any letter case). */
+  readonly deposit: DepositAddressRecord;
+}
+
+/**
+ * The order that handed out `address` on `network`: `merchant deposit address not found` when
+ * no order did, `acquiring order not found` when its order is gone.
+ */
+export const findOrderByDepositAddress = async (
+  tx: StoreTransaction,
+  network: ChainNetwork,
+  address: string,
+): Promise<OrderAtAddress> => {
+  const recorded = { network, address: canonicalAddress(network, address) };
+  const deposit =
+    (await tx.depositAddresses.findUnique(recorded)) ??
+    refuse(payrailError('merchant_deposit_address_not_found'));
+  const order =
+    (await findOrder(tx, deposit.order_id, deposit.account_id)) ??
+    refuse(payrailError('acquiring_order_not_found'));
+  return { ...order, deposit };
+};
+
+/** An open order past its expire_time expires (or is underpaid) now, timer or not. */
+const expiryDue = (
+  snapshot: AcquiringOrderSnapshot,
+  now: number,
+): AcquiringOrderEvent | undefined =>
+  isFinalOrder(snapshot) || now < snapshot.context.expire_time
+    ? undefined
+    : { type: 'acquiring.order.expire', at: now };
+
 /** A new order; its out_trade_no taken by a concurrent order is `out_trade_no already exists`. */
 const insertOrder = async (
   tx: StoreTransaction,
@@ -102,4 +140,5 @@ export const orderRepository: Repository<
     snapshot,
   }),
   routing: orderRouting,
+  dueAt: expiryDue,
 };

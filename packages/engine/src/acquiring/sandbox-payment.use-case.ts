@@ -15,13 +15,13 @@ import {
 import * as E from 'fp-ts/lib/Either.js';
 import { orRefuse, refuse, unitOfWorkRetryingConflicts } from '../command/command.handler.js';
 import type { EngineDeps } from '../engine.deps.js';
+import { applyPaymentEvent } from '../upstream/upstream.use-cases.js';
 import {
   depositAddressProviderOf,
   recordDepositAddress,
   requestDepositAddress,
 } from './deposit-addresses.store.js';
 import { orderRepository } from './order.persistence.js';
-import { applyPaymentEvent } from './order-events.use-cases.js';
 import { sandboxPaymentEvent } from './sandbox-payment-event.policy.js';
 
 /**

@@ -73,6 +73,7 @@ const objectTypes = {
   beneficiaryAccounts: 'beneficiary_account',
   payouts: 'payout',
   acquiringOrders: 'acquiring_order',
+  acquiringPayments: 'acquiring_payment',
   depositAddresses: 'deposit_address',
   cryptoBatches: 'crypto_batch',
   webhooks: 'webhook',

@@ -1,19 +1,13 @@
 /**
- * `POST /payment/crypto-batches` (interface "Crypto mass payout", decisions §6): a batch created
- * in `draft` with its first items, checked against the merchant's wallet, method and routes.
+ * `POST /payment/crypto-payouts/batches` (interface "Crypto mass payout", decisions §6): a batch
+ * created in `draft` with its first items, checked against the merchant's wallet, method and
+ * routes.
  *
- * The create body may carry an optional `notify_url` (beyond decisions §6's fields), checked like
- * a payout's: the batch's payouts send their callbacks there. Without it they send none and the
- * merchant follows them by query.
+ * The create body may carry an optional `notify_url` (beyond decisions §6's fields), checked by
+ * the create codec with the quick payout's rule (blank counts as not sent): the batch's payouts
+ * send their callbacks there. Without it they send none and the merchant follows them by query.
  */
-import {
-  type CryptoBatchInput,
-  decodeCryptoBatchCreateRequest,
-  isJsonObject,
-  isNotifyUrl,
-  payrailError,
-  presentValue,
-} from '@payrail/core';
+import { type CryptoBatchInput, decodeCryptoBatchCreateRequest, payrailError } from '@payrail/core';
 import { requirePermission } from '../access/access-control.policy.js';
 import { callerAccount } from '../access/caller-account.store.js';
 import { notifyUrlRefusal } from '../access/outbound-url.policy.js';
@@ -29,25 +23,19 @@ import { batchRepository } from './batch.persistence.js';
 import { batchAnswerOf } from './batch.views.js';
 import { checkConfiguration } from './batch-configuration.policy.js';
 
-/** The optional notify_url of a create body: blank counts as not sent. */
-const notifyUrlOf = (deps: EngineDeps, body: unknown): string | null => {
-  const value = isJsonObject(body) ? presentValue(body, 'notify_url') : undefined;
-  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
-  return isNotifyUrl(value, { allowHttp: deps.settings.allowInsecureWebhooks })
-    ? value
-    : refuse(payrailError('invalid_notify_url'));
-};
-
 export const createBatch = async (deps: EngineDeps, caller: Caller, body: unknown) => {
   const notifyUrlRefused = await notifyUrlRefusal(deps, body, caller, ['payment.payout.create']);
   const now = deps.clock.now();
   return unitOfWorkRetryingConflicts(deps.store, async (tx) => {
     requirePermission(caller, 'payment.payout.create');
     const account = await callerAccount(tx, caller, 'refused', 'payout');
-    const request = orRefuse(decodeCryptoBatchCreateRequest(body));
+    const request = orRefuse(
+      decodeCryptoBatchCreateRequest(body, {
+        allowInsecureNotifyUrl: deps.settings.allowInsecureWebhooks,
+      }),
+    );
     // As for a quick payout: the account must hold a wallet in the batch's currency.
     if (!account.currencies.includes(request.currency)) refuse(payrailError('wallet_not_found'));
-    const notifyUrl = notifyUrlOf(deps, body);
     if (notifyUrlRefused !== undefined) refuse(notifyUrlRefused);
     await checkConfiguration(tx, account, request, request.items, []);
     const input: CryptoBatchInput = {
@@ -62,7 +50,7 @@ export const createBatch = async (deps: EngineDeps, caller: Caller, body: unknow
     };
     const created = await create(tx, deps.ids, batchRepository, {
       input,
-      extra: notifyUrl,
+      extra: request.notify_url ?? null,
       at: now,
     });
     return batchAnswerOf(created);

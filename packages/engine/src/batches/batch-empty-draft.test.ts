@@ -88,4 +88,19 @@ describe('wallet not found', () => {
     );
     expect(await bed.oracle.count('cryptoBatches')).toBe(0);
   });
+
+  it('answers after the codec: a bad notify_url first, as for a quick payout', async () => {
+    await bed.deps.store.transaction(async (tx) => {
+      const account = (await tx.accounts.get('acc_a')) ?? accountRecord();
+      await tx.accounts.update({ ...account, currencies: ['USD', 'USDC'] });
+    });
+    const body = (notify_url: string) => ({ currency: 'USDT', method_id: 7, notify_url });
+    expect(refusalOf(await batches.create(creator, body('http://x.example')))).toEqual(
+      refusal(400, 51, 'invalid notify_url'),
+    );
+    expect(refusalOf(await batches.create(creator, body('https://x.example/cb')))).toEqual(
+      refusal(400, 53, 'wallet not found'),
+    );
+    expect(await bed.oracle.count('cryptoBatches')).toBe(0);
+  });
 });

@@ -360,14 +360,10 @@ export interface Repository<S, E, I, L extends Loaded<S>, Extra> {
   /** Where the decision's outbox events go. */
   readonly routing: (snapshot: S) => EventRouting;
   /**
-   * A rule of the aggregate that needs the store, checked before the machine: a frozen account's
-   * payout takes no event that moves money (ADR 0033).
+   * The event the clock has made due at `now`, if any (an order past its expire_time expires):
+   * `settle` decides it before a read answers or a report is applied, so neither waits on a timer.
    */
-  readonly refusalIn?: (
-    tx: StoreTransaction,
-    snapshot: S,
-    event: E,
-  ) => Promise<PayrailError | undefined>;
+  readonly dueAt?: (snapshot: S, now: number) => E | undefined;
 }
 
 /**
@@ -386,9 +382,7 @@ export const commitDecision = async <S, E, I, L extends Loaded<S>, Extra>(
   beforeSave?: (next: S) => Promise<void>,
 ): Promise<L> => {
   const { decider } = repository;
-  const refusal =
-    (await repository.refusalIn?.(tx, loaded.snapshot, event)) ??
-    decider.refusalOf(loaded.snapshot, event);
+  const refusal = decider.refusalOf(loaded.snapshot, event);
   if (refusal !== undefined) refuse(refusal);
   const decision = decider.decide(loaded.snapshot, event);
   if (!decision.changed) return loaded;
@@ -398,6 +392,24 @@ export const commitDecision = async <S, E, I, L extends Loaded<S>, Extra>(
   const saved = await repository.save(tx, loaded, decision.snapshot);
   await commitEffects(tx, ids, decision.effects, repository.routing(decision.snapshot), at);
   return saved;
+};
+
+/**
+ * The object as it stands at `now`: the event the clock has made due (`Repository.dueAt`) is
+ * decided and committed first, with its effects, so nothing answers a state the object no longer
+ * has because its timer has not fired yet.
+ */
+export const settle = <S, E, I, L extends Loaded<S>, Extra>(
+  tx: StoreTransaction,
+  ids: IdGenerator,
+  repository: Repository<S, E, I, L, Extra>,
+  loaded: L,
+  now: number,
+): Promise<L> => {
+  const due = repository.dueAt?.(loaded.snapshot, now);
+  return due === undefined
+    ? Promise.resolve(loaded)
+    : commitDecision(tx, ids, repository, loaded, due, now);
 };
 
 /** Starts a new object from `input` in `tx`: inserted, its first effects committed. */

@@ -24,6 +24,7 @@ import { handle, unguarded } from '../command/command.handler.js';
 import type { EngineDeps } from '../engine.deps.js';
 import type { TimerHandler } from '../workers/timer.worker.js';
 import {
+  accountStatusOf,
   availableBalance,
   isAccountFrozen,
   type LoadedPayout,
@@ -52,9 +53,10 @@ const alreadyReflects = (current: ExecutionStatus, reported: ExecutionReportStat
   (reported === 'processing' && (current === 'completed' || current === 'failed'));
 
 /**
- * The execution event of an outcome. Processing and completion carry the available balance read
- * in this unit of work: the machine holds amount + fee (or fails the payout with
- * `insufficient balance`) on that figure, and the ledger refuses an overdraft anyway.
+ * The execution event of an outcome. Every outcome carries the account's status read in this
+ * unit of work: a frozen account's payout takes none (ADR 0033). Processing and completion also
+ * carry the available balance read here: the machine holds amount + fee (or fails the payout
+ * with `insufficient balance`) on that figure, and the ledger refuses an overdraft anyway.
  */
 const executionEventOf = async (
   tx: StoreTransaction,
@@ -62,21 +64,24 @@ const executionEventOf = async (
   report: ExecutionOutcome,
   at: number,
 ): Promise<PayoutEvent> => {
+  const context = loaded.snapshot.context;
   if (report.outcome === 'failed') {
     return {
       type: 'payout.execution.failed',
       at,
       reason: report.reason ?? defaultExecutionFailReason,
+      account_status: await accountStatusOf(tx, context.account_id),
     };
   }
-  const context = loaded.snapshot.context;
+  const available = await availableBalance(tx, context.account_id, context.currency);
   return {
     type:
       report.outcome === 'processing'
         ? 'payout.execution.processing'
         : 'payout.execution.completed',
     at,
-    available: await availableBalance(tx, context.account_id, context.currency),
+    available,
+    account_status: await accountStatusOf(tx, context.account_id),
   };
 };
 

@@ -6,14 +6,15 @@
 import { type PayoutEvent, payoutStateKeyOf } from '@payrail/core';
 import { handle, unguarded } from '../command/command.handler.js';
 import type { EngineDeps } from '../engine.deps.js';
-import { payoutRepository } from './payout.persistence.js';
+import { accountStatusOf, payoutRepository } from './payout.persistence.js';
 import { payoutAnswer } from './payout.views.js';
 
 /**
  * The merchant's answer to verification request `attempt` (1-based) of review `round`: `true`
  * approves, `false` rejects, `null` (unparsable, undecided, no answer in time) records the
  * attempt; an undecided last attempt returns the payout; an answer about another round is
- * refused.
+ * refused. The answer carries the account's status read in the same unit of work: `true` from a
+ * frozen account is refused with `account frozen` (ADR 0033).
  */
 export const answerVerification = (
   deps: EngineDeps,
@@ -22,13 +23,14 @@ export const answerVerification = (
   attempt: number,
   round?: number,
 ) =>
-  handle(deps, payoutRepository, { id: payoutId, guard: unguarded }, ({ at }) => {
+  handle(deps, payoutRepository, { id: payoutId, guard: unguarded }, async ({ tx, loaded, at }) => {
     const event: PayoutEvent = {
       type: 'payout.verification.answered',
       at,
       verified,
       attempt,
       ...(round === undefined ? {} : { round }),
+      account_status: await accountStatusOf(tx, loaded.snapshot.context.account_id),
     };
     return { event };
   }).then(payoutAnswer);

@@ -5,6 +5,7 @@
  * payout is decided on.
  */
 import {
+  type AccountStatus,
   decodePersistedPayout,
   type NewRecord,
   type PayoutEvent,
@@ -12,7 +13,6 @@ import {
   type PayoutRecord,
   type PayoutRouting,
   type PayoutSnapshot,
-  type PayrailError,
   payoutStatePairOf,
   payoutStatusOf,
   payrailError,
@@ -97,38 +97,20 @@ export const availableBalance = async (
   (await tx.ledger.balances(accountId)).find((b) => b.currency === currency)?.available ?? '0';
 
 /**
- * Events a frozen account's payout does not take (issue 12, ADR 0033): those that approve it or
- * move its money (an approval, a verification answered `true`, every execution outcome). They
- * answer `account frozen` and change nothing; once the account is active again they are taken.
- * Returning or rejecting it, and an undecided or refusing verification answer, move no money and
- * still go through. (A merchant's own acts meet `account frozen` at the caller's account first.)
+ * The account's status, read in the unit of work that decides. Every payout event that may move
+ * money (an approval, a verification answer, every execution outcome) carries it, and the payout
+ * machine takes none of them while the account is frozen: they answer `account frozen` and
+ * change nothing (issue 12, ADR 0033). (A merchant's own acts meet `account frozen` at the
+ * caller's account first.)
  */
-const movesMoney = (event: PayoutEvent): boolean => {
-  switch (event.type) {
-    case 'payout.review.approve':
-    case 'payout.execution.processing':
-    case 'payout.execution.completed':
-    case 'payout.execution.failed':
-      return true;
-    case 'payout.verification.answered':
-      return event.verified === true;
-    default:
-      return false;
-  }
-};
+export const accountStatusOf = async (
+  tx: StoreTransaction,
+  accountId: string,
+): Promise<AccountStatus> => (await tx.accounts.get(accountId))?.status ?? 'active';
 
 /** Whether the account is frozen, read in the unit of work that decides. */
 export const isAccountFrozen = async (tx: StoreTransaction, accountId: string): Promise<boolean> =>
-  (await tx.accounts.get(accountId))?.status === 'frozen';
-
-const frozenRefusal = async (
-  tx: StoreTransaction,
-  snapshot: PayoutSnapshot,
-  event: PayoutEvent,
-): Promise<PayrailError | undefined> =>
-  movesMoney(event) && (await isAccountFrozen(tx, snapshot.context.account_id))
-    ? payrailError('account_frozen')
-    : undefined;
+  (await accountStatusOf(tx, accountId)) === 'frozen';
 
 /** A payout's events go to its notify_url; a batch's payouts without one send no callbacks. */
 const payoutRouting = ({ context }: PayoutSnapshot): EventRouting => ({
@@ -161,5 +143,4 @@ export const payoutRepository: Repository<
     routing: loaded.routing,
   }),
   routing: payoutRouting,
-  refusalIn: frozenRefusal,
 };

@@ -14,7 +14,11 @@
  * its order exists (`acquiring order not found`).
  *
  * An order past its expire_time whose timer has not fired yet is expired first, as a read would
- * (`settleExpiry`), so a late payment reads the same whether or not the timer ran before it.
+ * (the command handler's `settle`), so a late payment reads the same whether or not the timer
+ * ran before it.
+ *
+ * `applyPaymentEvent` is the one door for payments: this receiver uses it for each normalised
+ * event, and so does the admin API's sandbox payment (acquiring/sandbox-payment.use-case.ts).
  *
  * All events of one request are one unit of work: the request is applied whole or not at all,
  * so a provider that retries a refused delivery retries exactly what was refused. Applying an
@@ -24,6 +28,8 @@
 import {
   type AcquiringProvider,
   isIpAllowed,
+  isStoreFailure,
+  type PaymentRecord,
   type PayrailError,
   ProviderPaymentEvent,
   payrailError,
@@ -33,10 +39,17 @@ import {
   type UpstreamPaymentEvent,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import { findDepositAddress } from '../acquiring/deposit-addresses.store.js';
-import { findOrder, type LoadedOrder } from '../acquiring/order.persistence.js';
-import { applyPaymentEvent, settleExpiry } from '../acquiring/order-events.use-cases.js';
-import { refuse, unitOfWorkRetryingConflicts } from '../command/command.handler.js';
+import {
+  findOrderByDepositAddress,
+  type LoadedOrder,
+  orderRepository,
+} from '../acquiring/order.persistence.js';
+import {
+  commitDecision,
+  refuse,
+  settle,
+  unitOfWorkRetryingConflicts,
+} from '../command/command.handler.js';
 import type { Engine, UpstreamRequest } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 
@@ -104,6 +117,82 @@ const jsonOf = (body: string): unknown => {
   }
 };
 
+export interface AppliedPayment extends LoadedOrder {
+  /** The payment's record after the event (unchanged when the event added nothing). */
+  readonly payment: PaymentRecord | undefined;
+}
+
+/**
+ * Binds `paymentId` to the order that saw it first (an acquiring payment record), in the caller's
+ * unit of work, so a refused event binds nothing. An event naming a payment id already bound to
+ * another order is refused with `invalid upstream merchant deposit payload`: a provider's id
+ * names one transfer to one deposit address, and moving it would leave its first order unable
+ * ever to be credited (issue 12; the ledger keys the credit by payment id). A concurrent unit of
+ * work that bound it first is read back after its commit (the PostgreSQL stores wait for it).
+ */
+const bindPaymentId = async (
+  tx: StoreTransaction,
+  paymentId: string,
+  order: LoadedOrder,
+  at: number,
+): Promise<void> => {
+  const { order_id, account_id } = order.record;
+  let bound = await tx.acquiringPayments.get(paymentId);
+  if (bound === undefined) {
+    try {
+      await tx.acquiringPayments.insert({
+        payment_id: paymentId,
+        account_id,
+        order_id,
+        created_at: at,
+        updated_at: at,
+      });
+      return;
+    } catch (error) {
+      if (!(isStoreFailure(error) && error.reason === 'unique_violation')) throw error;
+      bound = await tx.acquiringPayments.get(paymentId);
+    }
+  }
+  if (bound?.order_id !== order_id) refuse(payrailError('invalid_upstream_deposit_payload'));
+};
+
+/**
+ * Applies a provider's normalised payment event to the order at `at`: the payment record is
+ * created or moved forward, the order's status follows, confirmed money is credited once
+ * (`pay_in`), and a payment after expiry or close is `late` with `anomaly_tag: expired_paid`.
+ * A malformed event or one contradicting the recorded transfer is refused with the machine's
+ * message (`invalid upstream merchant deposit payload`).
+ *
+ * A payment id is the provider's id of one transfer, credited under `<payment_id>:pay_in`; one
+ * transfer cannot pay two orders, so an event naming a payment id first seen on another order
+ * is refused with the same message (`bindPaymentId`; for a payment recorded before ids were
+ * bound, the ledger's `duplicate_journal` still refuses a second credit), on every path a
+ * payment arrives by. One transfer (token, receiving address, tx_hash) is one record too: the
+ * order machine refuses it reported under a second payment id with the same message
+ * (`recordOfTransfer`). An address belongs to one order, so the order's own records are where a
+ * transfer can be met again, and two racing reports of it under two ids are kept apart by the
+ * order's version: the loser reruns on the winner's record and is refused.
+ */
+export const applyPaymentEvent = async (
+  deps: EngineDeps,
+  tx: StoreTransaction,
+  order: LoadedOrder,
+  payment: ProviderPaymentEvent,
+  at: number,
+): Promise<AppliedPayment> => {
+  await bindPaymentId(tx, payment.payment_id, order, at);
+  const event = { type: 'acquiring.payment.observed', payment, at } as const;
+  const next = await commitDecision(tx, deps.ids, orderRepository, order, event, at).catch(
+    (error: unknown) => {
+      if (isStoreFailure(error) && error.reason === 'duplicate_journal') {
+        refuse(payrailError('invalid_upstream_deposit_payload'));
+      }
+      throw error;
+    },
+  );
+  return { ...next, payment: next.snapshot.context.payments[payment.payment_id] };
+};
+
 /**
  * Applies one event to the order its address belongs to, on the order's latest version in
  * `orders` (an order past its expire_time expired first), and answers what it did.
@@ -116,18 +205,9 @@ const applyEvent = async (
   now: number,
 ): Promise<UpstreamEventResult> => {
   if (!isWellFormed(event)) refuse(payrailError('invalid_upstream_deposit_payload'));
-  const deposit =
-    (await findDepositAddress(tx, event.network, event.address)) ??
-    refuse(payrailError('merchant_deposit_address_not_found'));
+  const { deposit, ...found } = await findOrderByDepositAddress(tx, event.network, event.address);
   const order =
-    orders.get(deposit.order_id) ??
-    (await settleExpiry(
-      deps,
-      tx,
-      (await findOrder(tx, deposit.order_id, deposit.account_id)) ??
-        refuse(payrailError('acquiring_order_not_found')),
-      now,
-    ));
+    orders.get(deposit.order_id) ?? (await settle(tx, deps.ids, orderRepository, found, now));
   const applied = await applyPaymentEvent(deps, tx, order, paymentOf(event, deposit.address), now);
   orders.set(deposit.order_id, applied);
   const payment = applied.payment ?? refuse(payrailError('internal_error'));

@@ -522,6 +522,7 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     errorGroups: ['crypto_batch'],
     errors: [
       'currency_required',
+      'invalid_notify_url',
       'payout_method_not_found',
       'payout_route_not_configured',
       ...batchItemErrors,

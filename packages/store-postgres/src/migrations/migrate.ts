@@ -12,6 +12,7 @@ import { ledgerRecords } from './0004-ledger-records.js';
 import { ledgerEntryCounts } from './0005-ledger-entry-counts.js';
 import { storeEnvironment } from './0006-store-environment.js';
 import { operatorsAndAudit } from './0007-operators-and-audit.js';
+import { acquiringPaymentsMigration } from './0008-acquiring-payments.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   ledgerEntryCounts,
   storeEnvironment,
   operatorsAndAudit,
+  acquiringPaymentsMigration,
 ];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
