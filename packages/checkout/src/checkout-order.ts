@@ -14,9 +14,6 @@ export type CheckoutOrder = CheckoutOrderView;
 /** One token the payer may choose. */
 export type CheckoutToken = CheckoutOrder['pay_tokens'][number];
 
-/** The token the payer chose, and the address to pay it to. */
-export type CheckoutSelection = NonNullable<CheckoutOrder['selected_token']>;
-
 class UnexpectedAnswer extends Error {
   constructor(field: string) {
     super(`checkout order answer: unexpected ${field}`);
