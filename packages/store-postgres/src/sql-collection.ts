@@ -193,7 +193,7 @@ const updateRecord = async (
 ): Promise<StoredRecord> => {
   const { layout, context, table, columns } = target;
   const { spec } = layout;
-  // The table's trigger refuses it too (migration 0007); this says so before a round trip.
+  // The audit trail's trigger refuses it too (migration 0007); this says so before a round trip.
   if (spec.appendOnly === true) throw new AppendOnlyCollection(spec.name);
   const record: StoredRecord = { ...input, version: input.version + 1 };
   const { row, data } = rowOf(layout, record);

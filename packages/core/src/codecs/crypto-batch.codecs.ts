@@ -371,7 +371,7 @@ const currencyOfBody = (sibling: Sibling): CryptoCurrency => {
 
 /**
  * The batch's optional notify_url, where its payouts send their callbacks: blank counts as not
- * sent (decodes to `undefined`, so the key is dropped); anything else is read by the quick
+ * sent (decodes to `undefined`, read as no notify_url); anything else is read by the quick
  * payout's leaf (`invalid notify_url`).
  */
 const optionalNotifyUrl = (allowHttp: boolean) => {

@@ -3,9 +3,10 @@
  * order's payment records, close and clock (`aggregateOrderStatus`, decisions §4). One pure step,
  * `orderStepOf`, decides what an event does (the next context and the effects to commit), once
  * per event: the machine-level handler takes every event the step accepts and applies it. When
- * the derived status moves, the step raises `order.status.<status>`, and the chart's transitions
- * on those events name, per status, where an order can go (decisions §4's aggregation); each is
- * guarded only by "the context derives that status", so the state is the derived status, always.
+ * the step is applied it raises `order.status.<status>`, the derived status, and the chart's
+ * transitions on those events name, per status, where an order can go (decisions §4's
+ * aggregation); each is guarded only by "the context derives that status", so the state is the
+ * derived status, always (a status event for the state the order is in has no edge: nothing).
  *
  * Every event carries `at`; an event at or after expire_time settles the expiry first (as if
  * the timer had fired), so a payment learnt after expiry is `late` whether or not the timer ran.
@@ -543,8 +544,9 @@ export const acquiringOrderMachine = setup({
         if (effect.type === 'emit') enqueue({ type: 'emit', params: { event: effect.event } });
         else enqueue({ type: 'post', params: { journal: effect.journal } });
       }
-      const status = orderStatusOf(step.context);
-      if (status !== orderStatusOf(context)) enqueue.raise(statusEventOf(status));
+      // Raised after every step, not only when the status moved: a state that drifted from the
+      // derived status (a snapshot stored by a faulty release) is moved back by its next event.
+      enqueue.raise(statusEventOf(orderStatusOf(step.context)));
     }),
   },
   guards: {

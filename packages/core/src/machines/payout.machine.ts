@@ -315,9 +315,10 @@ const payoutChangesAnything = (context: PayoutContext, changes: PayoutChanges): 
 
 /**
  * Whether `event` would move a frozen account's money (issue 12, ADR 0033): an approval, a
- * verification answered `true` (it approves), or any execution outcome, while the account it
- * carries is frozen. The machine takes none of them, in any state; once the account is active
- * again they go as before. Returning or rejecting, and a verification answered `false` or
+ * verification answered `true` (it approves), or any execution outcome, unless the account it
+ * carries is active (an event without the status, from a host that skipped the read, is stopped
+ * too: the rule fails closed). The machine takes none of them, in any state; once the account is
+ * active again they go as before. Returning or rejecting, and a verification answered `false` or
  * undecided, move no money and are not stopped.
  */
 const movesFrozenMoney = (event: PayoutEvent): boolean => {
@@ -326,9 +327,9 @@ const movesFrozenMoney = (event: PayoutEvent): boolean => {
     case 'payout.execution.processing':
     case 'payout.execution.completed':
     case 'payout.execution.failed':
-      return event.account_status === 'frozen';
+      return event.account_status !== 'active';
     case 'payout.verification.answered':
-      return event.verified === true && event.account_status === 'frozen';
+      return event.verified === true && event.account_status !== 'active';
     default:
       return false;
   }

@@ -1,10 +1,12 @@
 import {
   type AccountRecord,
+  type ChainNetwork,
   isEvmAddress,
   isTronAddress,
   type OutboxMessage,
   type Store,
   StoreFailure,
+  type StoreTransaction,
   type WebhookRecord,
 } from '@payrail/core';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -28,8 +30,16 @@ import {
 } from './acquiring.test-support.js';
 import { type AcquiringUseCases, acquiringUseCases } from './acquiring.use-cases.js';
 import { depositAddressOf } from './deposit-addresses.store.js';
-import { findOrderByDepositAddress } from './order.persistence.js';
+import { findDepositAddress, orderOfDeposit } from './order.persistence.js';
+
 import { sandboxTxHashOf } from './sandbox-payment-event.policy.js';
+
+/** The order that handed `address` out on `network`, as the upstream receiver finds it. */
+const findOrderByDepositAddress = async (
+  tx: StoreTransaction,
+  network: ChainNetwork,
+  address: string,
+) => orderOfDeposit(tx, await findDepositAddress(tx, network, address));
 
 const orderBody = {
   out_trade_no: 'ORD-1',

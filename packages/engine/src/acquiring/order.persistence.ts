@@ -2,7 +2,7 @@
  * How an acquiring order is kept: its machine snapshot (the core's versioned, checked JSON) plus
  * the `status` column lists filter on, always written together so the two never disagree; read
  * and written through `orderRepository`, the command handler's contract for the order aggregate,
- * and found by the deposit address it handed out (`findOrderByDepositAddress`).
+ * and found by the deposit address it handed out (`findDepositAddress`, `orderOfDeposit`).
  */
 import {
   type AcquiringOrderEvent,
@@ -63,29 +63,28 @@ export const findOrder = async (
   return record === undefined ? undefined : loadedOrderOf(record);
 };
 
-export interface OrderAtAddress extends LoadedOrder {
-  /** The address as it was recorded (an EVM address is reported in any letter case). */
-  readonly deposit: DepositAddressRecord;
-}
-
 /**
- * The order that handed out `address` on `network`: `merchant deposit address not found` when
- * no order did, `acquiring order not found` when its order is gone.
+ * The deposit address handed out as `address` on `network` (spelt as it was recorded: an EVM
+ * address is reported in any letter case); `merchant deposit address not found` when no order
+ * handed it out.
  */
-export const findOrderByDepositAddress = async (
+export const findDepositAddress = async (
   tx: StoreTransaction,
   network: ChainNetwork,
   address: string,
-): Promise<OrderAtAddress> => {
-  const recorded = { network, address: canonicalAddress(network, address) };
-  const deposit =
-    (await tx.depositAddresses.findUnique(recorded)) ??
-    refuse(payrailError('merchant_deposit_address_not_found'));
-  const order =
-    (await findOrder(tx, deposit.order_id, deposit.account_id)) ??
-    refuse(payrailError('acquiring_order_not_found'));
-  return { ...order, deposit };
-};
+): Promise<DepositAddressRecord> =>
+  (await tx.depositAddresses.findUnique({
+    network,
+    address: canonicalAddress(network, address),
+  })) ?? refuse(payrailError('merchant_deposit_address_not_found'));
+
+/** The order that handed `deposit` out; `acquiring order not found` when it is gone. */
+export const orderOfDeposit = async (
+  tx: StoreTransaction,
+  deposit: DepositAddressRecord,
+): Promise<LoadedOrder> =>
+  (await findOrder(tx, deposit.order_id, deposit.account_id)) ??
+  refuse(payrailError('acquiring_order_not_found'));
 
 /** An open order past its expire_time expires (or is underpaid) now, timer or not. */
 const expiryDue = (

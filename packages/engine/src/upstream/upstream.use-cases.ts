@@ -40,8 +40,9 @@ import {
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  findOrderByDepositAddress,
+  findDepositAddress,
   type LoadedOrder,
+  orderOfDeposit,
   orderRepository,
 } from '../acquiring/order.persistence.js';
 import {
@@ -205,9 +206,10 @@ const applyEvent = async (
   now: number,
 ): Promise<UpstreamEventResult> => {
   if (!isWellFormed(event)) refuse(payrailError('invalid_upstream_deposit_payload'));
-  const { deposit, ...found } = await findOrderByDepositAddress(tx, event.network, event.address);
+  const deposit = await findDepositAddress(tx, event.network, event.address);
   const order =
-    orders.get(deposit.order_id) ?? (await settle(tx, deps.ids, orderRepository, found, now));
+    orders.get(deposit.order_id) ??
+    (await settle(tx, deps.ids, orderRepository, await orderOfDeposit(tx, deposit), now));
   const applied = await applyPaymentEvent(deps, tx, order, paymentOf(event, deposit.address), now);
   orders.set(deposit.order_id, applied);
   const payment = applied.payment ?? refuse(payrailError('internal_error'));

