@@ -13,6 +13,7 @@ import {
   type Answer,
   type EngineApp,
   engineApp,
+  operatorToken,
   quickPayout,
   refusalOf,
 } from './engine-app.test-support.js';
@@ -284,6 +285,86 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         'payout.execution.processing',
         'payout.execution.completed',
       ]);
+    });
+
+    it('a completed payout comes back: still completed, the amount sent credited once, the fee kept (ADR 0043)', async () => {
+      const m = await fundedMerchant();
+      const created = ok(await m.as.post('/payment/quickpayout', quickPayout('BACK1'))).payout;
+      await h.admin('POST', `/admin/payouts/${created.payout_id}/review`, { action: 'approve' });
+      const execution = (body: Record<string, string>) =>
+        h.call(
+          'POST',
+          `/admin/sandbox/payouts/${created.payout_id}/execution`,
+          { Authorization: `Bearer ${operatorToken}` },
+          body,
+        );
+      // Not completed yet: nothing to come back.
+      expect(refusalOf(await execution({ outcome: 'returned' }))).toEqual(
+        refusal(400, 53, 'invalid payout status'),
+      );
+      await advance(60);
+      await h.admin('POST', `/admin/sandbox/payouts/${created.payout_id}/execution`, {
+        outcome: 'completed',
+      });
+      expect(ok(await m.as.get('/payment/balances?currency=USD'))).toEqual({
+        items: [balance('USD', '974.25', '0.00', '974.25')],
+      });
+
+      const returnedAt = await advance(3600);
+      const returned = await h.admin(
+        'POST',
+        `/admin/sandbox/payouts/${created.payout_id}/execution`,
+        { outcome: 'returned', reason: 'recipient bank bounced it' },
+      );
+      const expected = payoutData(created, 'BACK1', '25.00', [
+        'completed',
+        'approved',
+        'completed',
+      ]);
+      expect(returned).toEqual({
+        payout: {
+          ...expected,
+          returned_at: returnedAt,
+          return_reason: 'recipient bank bounced it',
+        },
+      });
+      expect(ok(await m.as.get(`/payment/payouts/${created.payout_id}`))).toEqual(returned);
+      expect(ok(await m.as.get('/payment/balances?currency=USD'))).toEqual({
+        items: [balance('USD', '999.25', '0.00', '999.25')],
+      });
+      expect(ok(await m.as.get('/payment/ledger?record_type=payout_return')).items).toMatchObject([
+        {
+          transaction_id: `${created.payout_id}:payout_return`,
+          record_type: 'payout_return',
+          bucket: 'available',
+          amount: '25.00',
+          balance_after: '999.25',
+          business_id: created.payout_id,
+          created_at: returnedAt,
+        },
+      ]);
+      const events = await outboxOf(created.payout_id);
+      expect(events.map((row) => row.event_type).slice(-2)).toEqual([
+        'payout.execution.completed',
+        'payout.execution.returned',
+      ]);
+      expect(events.at(-1)?.payload).toMatchObject({
+        data: {
+          payout_id: created.payout_id,
+          status: 'completed',
+          execution_status: 'completed',
+          returned_at: returnedAt,
+          return_reason: 'recipient bank bounced it',
+        },
+      });
+
+      // At most once: the sandbox act answers the second return as a conflict; nothing moves.
+      expect(refusalOf(await execution({ outcome: 'returned', reason: 'again' }))).toEqual(
+        refusal(400, 53, 'invalid payout status'),
+      );
+      expect(ok(await m.as.get('/payment/balances?currency=USD'))).toEqual({
+        items: [balance('USD', '999.25', '0.00', '999.25')],
+      });
     });
 
     it('execution failed after processing: the hold is released, execution_fail_reason is set', async () => {

@@ -13,6 +13,7 @@ import {
   isFinalPayout,
   type OrderStatus,
   type Posting,
+  payoutStateKeyOf,
   restoreBatch,
   restoreOrder,
   restorePayout,
@@ -125,11 +126,13 @@ const finalPair = (review: string, execution: string): boolean =>
 
 /**
  * A payout's journals match its state: nothing before execution, a hold while processing, hold
- * and one settlement when completed, nothing or hold and release when failed.
+ * and one settlement when completed (and, once it came back, one return of what was sent, the
+ * fee kept: ADR 0043), nothing or hold and release when failed.
  */
 const payoutMoney = (
   id: string,
   execution: string,
+  returned: boolean,
   journals: ReadonlyMap<string, readonly Stored[]>,
 ): string[] => {
   const mine = (type: string) => journals.get(`${id}:${type}`);
@@ -137,9 +140,16 @@ const payoutMoney = (
   const release = mine('payout_release');
   const settle = mine('payout');
   const fee = mine('payout_fee');
+  const back = mine('payout_return');
+  if ((back !== undefined) !== returned) {
+    return [`payout ${id}: returned ${returned}, but a return journal ${back !== undefined}`];
+  }
+  const sent = sum(
+    (settle ?? []).filter((p) => p.ledgerAccount.endsWith(':held')).map((p) => p.amount),
+  ).negated();
   const net = (bucket: string) =>
     sum(
-      [hold, release, settle, fee]
+      [hold, release, settle, fee, back]
         .flatMap((j) => j ?? [])
         .filter(
           (p) => p.ledgerAccount.endsWith(`:${bucket}`) && p.ledgerAccount.startsWith('merchant:'),
@@ -163,8 +173,8 @@ const payoutMoney = (
       if (hold === undefined || release || settle === undefined)
         return wrong('completed not settled once');
       if (!held.isZero()) return wrong(`still holds ${held} after settlement`);
-      if (!available.negated().equals(holdAmount))
-        return wrong(`took ${available.negated()}, held ${holdAmount}`);
+      if (!available.negated().equals(returned ? holdAmount.minus(sent) : holdAmount))
+        return wrong(`took ${available.negated()}, held ${holdAmount}, sent ${sent}`);
       return [];
     case 'failed':
       if (settle || fee) return wrong('failed but settled');
@@ -221,7 +231,8 @@ export const checkInvariants = async (world: World, model: Model): Promise<strin
       const seen = `${read.right.payout.review_status}/${read.right.payout.execution_status}`;
       if (seen !== pair) problems.push(`payout ${id}: the merchant reads ${seen}, stored ${pair}`);
     }
-    problems.push(...payoutMoney(id, record.execution_status, journals));
+    const returned = payoutStateKeyOf(snapshot) === 'approved.returned';
+    problems.push(...payoutMoney(id, record.execution_status, returned, journals));
     const key = `payout:${id}`;
     const before = model.finals.get(key);
     if (before !== undefined && before !== pair) {

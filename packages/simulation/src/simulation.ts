@@ -392,6 +392,25 @@ const executePayout: Action = {
   },
 };
 
+/** A completed payout comes back (ADR 0043): through the sandbox's act or the executor's door. */
+const returnPayout: Action = {
+  name: 'payout.return',
+  weight: 3,
+  run: async (ctx) => {
+    const payout = pickPayout(ctx, 'approved/completed');
+    if (payout === undefined) return undefined;
+    const { engine } = ctx.world;
+    const reason = 'recipient bank bounced it';
+    const answer = ctx.random.chance(0.5)
+      ? await engine.admin.sandboxExecution(bootstrapOperator, payout.payoutId, {
+          outcome: 'returned',
+          reason,
+        })
+      : await engine.executions.report(payout.payoutId, { status: 'returned', reason });
+    return said(answer, (d) => `${payout.payoutId} returned ${payoutStatusLine(d.payout)}`);
+  },
+};
+
 const answerVerification: Action = {
   name: 'payout.verification',
   weight: 2,
@@ -763,6 +782,7 @@ const actions: readonly Action[] = [
   cancelPayout,
   reviewPayout,
   executePayout,
+  returnPayout,
   answerVerification,
   createOrder,
   selectToken,

@@ -17,13 +17,13 @@ const extra = fc.dictionary(
 );
 
 describe('the executor report', () => {
-  it('decodes every valid report to exactly its status (and reason when failed)', () => {
+  it('decodes every valid report to exactly its status (and reason when failed or returned)', () => {
     fc.assert(
       fc.property(status, reason, extra, (s, r, rest) => {
         const decoded = decodeExecutionReport({ ...rest, status: s, reason: r });
         expect(decoded).toEqual({
           _tag: 'Right',
-          right: s === 'failed' ? { status: s, reason: r } : { status: s },
+          right: s === 'failed' || s === 'returned' ? { status: s, reason: r } : { status: s },
         });
       }),
     );
@@ -63,6 +63,10 @@ describe('the executor report', () => {
     expect(messageOf({ status: 'failed', reason: 42 })).toBe('Validation Failed');
     expect(messageOf({ status: 'failed', reason: 'x'.repeat(257) })).toBe('Validation Failed');
     expect(messageOf({ status: 'failed', reason: 'x'.repeat(256) })).toBe('decoded');
+    // A return, like a failure, comes with the executor's words (ADR 0043).
+    expect(messageOf({ status: 'returned' })).toBe('reason required');
+    expect(messageOf({ status: 'returned', reason: 42 })).toBe('Validation Failed');
+    expect(messageOf({ status: 'returned', reason: 'bounced by the bank' })).toBe('decoded');
   });
 });
 

@@ -33,6 +33,9 @@ const payoutProps = {
   optional: {
     client_request_id: t.string,
     execution_fail_reason: t.string,
+    /** A completed payout that came back (ADR 0043): when, and the executor's words. */
+    returned_at: t.number,
+    return_reason: t.string,
   },
 };
 

@@ -532,7 +532,7 @@ export const PayoutReviewRequest = request('PayoutReviewRequest', {
 export type PayoutReviewRequest = t.TypeOf<typeof PayoutReviewRequest>;
 export const decodePayoutReview = decodeWith(PayoutReviewRequest);
 
-export const sandboxExecutionOutcomes = ['processing', 'completed', 'failed'] as const;
+export const sandboxExecutionOutcomes = ['processing', 'completed', 'failed', 'returned'] as const;
 export type SandboxExecutionOutcome = (typeof sandboxExecutionOutcomes)[number];
 
 const SandboxExecutionOutcome = oneOfLeaf(
@@ -543,7 +543,7 @@ const SandboxExecutionOutcome = oneOfLeaf(
 
 /**
  * `POST /admin/sandbox/payouts/{payout_id}/execution`: the outcome, and for a failure the
- * execution_fail_reason.
+ * execution_fail_reason, for a return (a completed payout that came back, ADR 0043) its reason.
  */
 export const SandboxExecutionRequest = request('SandboxExecutionRequest', {
   required: t.type({ outcome: present(required('outcome')) }),

@@ -48,6 +48,7 @@ export const webhookEventPatterns = [
   'payout.execution.processing',
   'payout.execution.completed',
   'payout.execution.failed',
+  'payout.execution.returned',
 ] as const;
 export type WebhookEventPattern = (typeof webhookEventPatterns)[number];
 

@@ -12,6 +12,7 @@ import {
   payInJournal,
   payoutHoldJournal,
   payoutReleaseJournal,
+  payoutReturnJournal,
   payoutSettleJournals,
   type RecordType,
   withdrawalJournal,
@@ -40,7 +41,8 @@ type Command =
       bearer: 'merchant' | 'user';
     }
   | { kind: 'settle'; pick: number }
-  | { kind: 'release'; pick: number };
+  | { kind: 'release'; pick: number }
+  | { kind: 'return'; pick: number };
 
 const amount = fc.bigInt({ min: 1n, max: 10n ** 12n });
 const base = { account: fc.nat(accounts.length - 1), currency: fc.constantFrom(...currencies) };
@@ -59,6 +61,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('settle' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('release' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('return' as const), pick: fc.nat() }),
 );
 
 interface PayoutRecord {
@@ -108,6 +111,7 @@ const run = (commands: readonly Command[]) => {
       const p = payouts[c.pick % Math.max(payouts.length, 1)];
       if (p === undefined) return;
       if (c.kind === 'release') post(payoutReleaseJournal(p.head, p.debit));
+      else if (c.kind === 'return') post(payoutReturnJournal(p.head, p.sent));
       else for (const j of payoutSettleJournals(p.head, p.sent, p.fee)) post(j);
     }
     snapshots.push({ postings: [...postings], posted: [...posted] });
@@ -122,6 +126,7 @@ const contributions: Record<RecordType, 1 | -1 | 0> = {
   payout_release: 0,
   payout: -1,
   payout_fee: -1,
+  payout_return: 1,
   withdrawal: -1,
 };
 

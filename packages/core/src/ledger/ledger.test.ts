@@ -43,6 +43,7 @@ describe('ledger accounts and record types', () => {
       'payout_release',
       'payout',
       'payout_fee',
+      'payout_return',
       'pay_in',
       'withdrawal',
     ]);

@@ -13,6 +13,7 @@ export const recordTypes = [
   'payout_release',
   'payout',
   'payout_fee',
+  'payout_return',
   'pay_in',
   'withdrawal',
 ] as const;
@@ -144,6 +145,17 @@ export const payoutSettleJournals = (
     ]),
   ];
 };
+
+/**
+ * A completed payout came back (the bank or wallet bounced it, ADR 0043): the amount sent returns
+ * from the payout clearing to the merchant's available balance; the fee stays charged. Keyed by
+ * the payout, so a payout returns at most once.
+ */
+export const payoutReturnJournal = (head: JournalHead, sent: Money): Journal =>
+  journal('payout_return', 'payout', head, sent, [
+    posting(platformAccounts.payoutClearing, negate(sent)),
+    posting(merchantLedgerAccount(head.accountId, 'available'), sent),
+  ]);
 
 /** A confirmed crypto payment credits the merchant's available balance in its token currency. */
 export const payInJournal = (head: JournalHead, amount: Money): Journal =>

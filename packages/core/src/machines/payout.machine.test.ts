@@ -320,6 +320,59 @@ describe('payout moves (interface: Moves that the events show)', () => {
   });
 });
 
+describe('a returned payout (ADR 0043)', () => {
+  const returned = (reason = 'bounced by the bank', n = 9): PayoutEvent => ({
+    type: 'payout.execution.returned',
+    at: at(n),
+    reason,
+  });
+
+  it('stays approved / completed, credits the amount sent back once, keeps the fee, tells why', () => {
+    const done = run(payoutInput(), [approve, processing(), completed()]);
+    const { snapshot, effects } = step(done.snapshot, returned());
+    expect(statePair(snapshot)).toBe('approved / completed');
+    expect(payoutStatusOf(snapshot)).toBe('completed');
+    expect(payoutStateKeyOf(snapshot)).toBe('approved.returned');
+    expect(journalSummary(effects)).toEqual(['payout_return 100.00']);
+    expect(journals(effects).map((j) => j.journalId)).toEqual(['po_1:payout_return']);
+    expect(journals(effects).every(isBalanced)).toBe(true);
+    expect(emitted(effects).map((e) => [e.eventType, e.data])).toEqual([
+      [
+        'payout.execution.returned',
+        resultData('approved', 'completed', 'completed', {
+          returned_at: at(9),
+          return_reason: 'bounced by the bank',
+        }),
+      ],
+    ]);
+    expect(payoutResourceOf(snapshot)).toMatchObject({
+      execution_status: 'completed',
+      returned_at: at(9),
+      return_reason: 'bounced by the bank',
+    });
+    expect(restorePayout(persistPayout(snapshot)).value).toEqual(snapshot.value);
+  });
+
+  it('with fee_bearer user, what comes back is what was sent: the amount less the fee', () => {
+    const done = run(payoutInput({ fee_bearer: 'user' }), [approve, processing(), completed()]);
+    expect(journalSummary(step(done.snapshot, returned()).effects)).toEqual([
+      'payout_return 98.50',
+    ]);
+  });
+
+  it('returns at most once, and only once completed', () => {
+    const done = run(payoutInput(), [approve, processing(), completed()]);
+    const back = step(done.snapshot, returned()).snapshot;
+    expectRefused(back, returned('again', 10), 'invalid payout status');
+    expectRefused(
+      run(payoutInput(), [approve, processing()]).snapshot,
+      returned(),
+      'invalid payout status',
+    );
+    expectRefused(run(payoutInput(), [approve]).snapshot, returned(), 'invalid payout status');
+  });
+});
+
 describe('payout lifecycle rules (decisions §2)', () => {
   it('status is the execution_status once it left init, else the review_status, for every state', () => {
     const expected: Record<PayoutStateKey, string> = {
@@ -331,6 +384,7 @@ describe('payout lifecycle rules (decisions §2)', () => {
       'approved.init': 'approved',
       'approved.processing': 'processing',
       'approved.completed': 'completed',
+      'approved.returned': 'completed',
       'approved.failed': 'failed',
       'cancelled.draft': 'cancelled',
       'cancelled.returned': 'cancelled',

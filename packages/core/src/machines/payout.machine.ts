@@ -8,7 +8,12 @@ import * as t from 'io-ts';
 import { assign, type Snapshot, type SnapshotFrom, setup } from 'xstate';
 import type { AccountStatus } from '../codecs/admin.codecs.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
-import { payoutHoldJournal, payoutReleaseJournal, payoutSettleJournals } from '../ledger/ledger.js';
+import {
+  payoutHoldJournal,
+  payoutReleaseJournal,
+  payoutReturnJournal,
+  payoutSettleJournals,
+} from '../ledger/ledger.js';
 import { type FeeBearer, type PayoutCharges, payoutCharges } from '../money/fees.js';
 import { type Currency, Decimal, money } from '../money/money.js';
 import { recordOf } from '../typed-records.js';
@@ -119,6 +124,9 @@ export interface PayoutContext {
    */
   readonly verification_round?: number;
   readonly execution_fail_reason?: string;
+  /** When a completed payout came back (ADR 0043), and the executor's words for why. */
+  readonly returned_at?: number;
+  readonly return_reason?: string;
   /** 1 at creation, +1 per accepted event: the expected version of optimistic concurrency and
    *  the revision of the events a transition emits. */
   readonly revision: number;
@@ -133,6 +141,8 @@ export type PayoutInput = Omit<
   | 'verification_attempts'
   | 'verification_round'
   | 'execution_fail_reason'
+  | 'returned_at'
+  | 'return_reason'
   | 'revision'
   | 'created_at'
   | 'updated_at'
@@ -212,7 +222,13 @@ export type PayoutEvent =
       readonly type: 'payout.execution.failed';
       readonly at: number;
       readonly reason: string;
-    });
+    })
+  | {
+      /** A completed payout came back (ADR 0043): money in, so a frozen account takes it too. */
+      readonly type: 'payout.execution.returned';
+      readonly at: number;
+      readonly reason: string;
+    };
 
 /** Dotted names, so a handler can match `payout.execution.*`. */
 export type PayoutEventType = PayoutEvent['type'];
@@ -375,6 +391,35 @@ const postRelease = {
   }),
 } as const;
 
+/** The amount sent comes back to available; the fee stays charged (ADR 0043). */
+const postReturn = {
+  type: 'post',
+  params: ({ context }: Ctx) => ({
+    journal: payoutReturnJournal(journalHead(context), payoutChargesOf(context).credit),
+  }),
+} as const;
+
+/**
+ * `payout.execution.returned`: the result fields of the interface's payout events (the payout is
+ * still approved / completed) and the return beside them.
+ */
+const emitReturned = {
+  type: 'emit',
+  params: ({ context }: Ctx) => {
+    const event = resultEvent(context, 'payout.execution.returned', pair('approved', 'completed'));
+    return {
+      event: {
+        ...event,
+        data: {
+          ...event.data,
+          returned_at: context.returned_at ?? context.updated_at,
+          return_reason: context.return_reason ?? '',
+        },
+      },
+    };
+  },
+} as const;
+
 const payoutSetup = setup({
   // XState reads `types` for its types only, never its value: its documented `{} as` form.
   types: {} as {
@@ -411,6 +456,11 @@ const payoutSetup = setup({
     recordFailure: assign((_, params: { readonly reason: string }) => ({
       execution_fail_reason: params.reason,
     })),
+    recordReturn: assign(({ event }) =>
+      event.type === 'payout.execution.returned'
+        ? { returned_at: event.at, return_reason: event.reason }
+        : {},
+    ),
   },
   guards: {
     submittedOnCreate: ({ context }) => context.submitted_at !== undefined,
@@ -623,7 +673,17 @@ export const payoutMachine = payoutSetup.createMachine({
             'payout.execution.failed': executionFails(postRelease),
           },
         },
-        completed: { type: 'final', meta: pair('approved', 'completed') },
+        // Completed for the interface, and final for it; the money can still come back once.
+        completed: {
+          meta: pair('approved', 'completed'),
+          on: {
+            'payout.execution.returned': {
+              target: 'returned',
+              actions: ['accept', 'recordReturn', postReturn, emitReturned],
+            },
+          },
+        },
+        returned: { type: 'final', meta: pair('approved', 'completed') },
         failed: { type: 'final', meta: pair('approved', 'failed') },
       },
     },
@@ -654,6 +714,7 @@ export const payoutStateKeys = [
   'approved.init',
   'approved.processing',
   'approved.completed',
+  'approved.returned',
   'approved.failed',
   'cancelled.draft',
   'cancelled.returned',
@@ -687,9 +748,14 @@ export const payoutStatePairs: Readonly<Record<PayoutStateKey, PayoutStatusPair>
 );
 
 /** States that accept no event any more. */
+/**
+ * The payouts whose lifecycle the interface calls final: `completed` is final success, even
+ * though its money may still come back once (`approved.returned`, ADR 0043).
+ */
 const finalPayoutStates: readonly PayoutStateKey[] = [
   'rejected',
   'approved.completed',
+  'approved.returned',
   'approved.failed',
   'cancelled.draft',
   'cancelled.returned',
@@ -784,6 +850,7 @@ const payoutRefusalWording: Readonly<Record<PayoutEventType, PayoutRefusalWordin
   },
   'payout.execution.completed': { otherwise: 'invalid_payout_status' },
   'payout.execution.failed': { otherwise: 'invalid_payout_status' },
+  'payout.execution.returned': { otherwise: 'invalid_payout_status' },
 };
 
 /**
@@ -816,7 +883,12 @@ const payoutSnapshotVersion = 1;
 const PayoutStateValue = t.union([
   oneOf(['draft', 'returned', 'rejected'] as const, 'PayoutStateValue'),
   t.type({ pendingReview: oneOf(['awaitingVerification', 'awaitingReview'] as const, 'Review') }),
-  t.type({ approved: oneOf(['init', 'processing', 'completed', 'failed'] as const, 'Execution') }),
+  t.type({
+    approved: oneOf(
+      ['init', 'processing', 'completed', 'returned', 'failed'] as const,
+      'Execution',
+    ),
+  }),
   t.type({ cancelled: oneOf(['draft', 'returned', 'pendingReview'] as const, 'Cancelled') }),
 ]);
 
@@ -852,6 +924,8 @@ const StoredPayoutContext = t.intersection([
   t.partial({
     client_request_id: t.string,
     execution_fail_reason: t.string,
+    returned_at: t.number,
+    return_reason: t.string,
     submitted_at: t.number,
     verification_round: t.number,
   }),

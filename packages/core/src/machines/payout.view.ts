@@ -25,5 +25,8 @@ export const payoutResourceOf = (snapshot: PayoutSnapshot): PayoutView => {
     ...(context.execution_fail_reason === undefined
       ? {}
       : { execution_fail_reason: context.execution_fail_reason }),
+    ...(context.returned_at === undefined
+      ? {}
+      : { returned_at: context.returned_at, return_reason: context.return_reason ?? '' }),
   };
 };

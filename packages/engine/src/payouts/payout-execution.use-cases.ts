@@ -35,6 +35,9 @@ import { payoutAnswer } from './payout.views.js';
 /** The execution_fail_reason of a failure reported without one. */
 const defaultExecutionFailReason = 'execution failed';
 
+/** The return_reason of a return reported without one (the sandbox's act may omit it). */
+const defaultReturnReason = 'payout returned';
+
 /** How long a frozen account's `payout.execute` timer waits before it looks again. */
 const frozenExecutionRetrySeconds = 300;
 
@@ -46,15 +49,22 @@ interface ExecutionOutcome {
 
 /**
  * Whether the payout already tells what the executor reports: the same execution status, or
- * `processing` once the payout moved past it (a late or retried webhook of an earlier step).
+ * `processing` once the payout moved past it (a late or retried webhook of an earlier step), or
+ * a return it already took (a returned payout is still `completed` for the interface).
  */
-const alreadyReflects = (current: ExecutionStatus, reported: ExecutionReportStatus): boolean =>
-  current === reported ||
-  (reported === 'processing' && (current === 'completed' || current === 'failed'));
+const alreadyReflects = (loaded: LoadedPayout, reported: ExecutionReportStatus): boolean => {
+  if (reported === 'returned') return payoutStateKeyOf(loaded.snapshot) === 'approved.returned';
+  const current: ExecutionStatus = executionStatusOf(loaded.snapshot);
+  return (
+    current === reported ||
+    (reported === 'processing' && (current === 'completed' || current === 'failed'))
+  );
+};
 
 /**
- * The execution event of an outcome. Every outcome carries the account's status read in this
- * unit of work: a frozen account's payout takes none (ADR 0033). Processing and completion also
+ * The execution event of an outcome. Every outcome that moves money out carries the account's
+ * status read in this unit of work: a frozen account's payout takes none (ADR 0033); a return
+ * brings money in and carries none. Processing and completion also
  * carry the available balance read here: the machine holds amount + fee (or fails the payout
  * with `insufficient balance`) on that figure, and the ledger refuses an overdraft anyway.
  */
@@ -65,6 +75,10 @@ const executionEventOf = async (
   at: number,
 ): Promise<PayoutEvent> => {
   const context = loaded.snapshot.context;
+  // Money in: a return is taken whatever the account's status (ADR 0043).
+  if (report.outcome === 'returned') {
+    return { type: 'payout.execution.returned', at, reason: report.reason ?? defaultReturnReason };
+  }
   if (report.outcome === 'failed') {
     return {
       type: 'payout.execution.failed',
@@ -116,12 +130,10 @@ export const executionReport = async (deps: EngineDeps, payoutId: string, body: 
   if (typeof payoutId !== 'string') return E.left(payrailError('payout_not_found'));
   const { status } = report.right;
   const outcome: ExecutionOutcome =
-    report.right.status === 'failed'
-      ? { outcome: 'failed', reason: report.right.reason }
+    report.right.status === 'failed' || report.right.status === 'returned'
+      ? { outcome: report.right.status, reason: report.right.reason }
       : { outcome: status };
-  return reportExecution(deps, payoutId, outcome, (loaded) =>
-    alreadyReflects(executionStatusOf(loaded.snapshot), status),
-  );
+  return reportExecution(deps, payoutId, outcome, (loaded) => alreadyReflects(loaded, status));
 };
 
 /** `POST /admin/sandbox/payouts/{payout_id}/execution`: sandbox only (else `forbidden`). */

@@ -3,7 +3,7 @@
  * approved payout from the timer and reports what its bank said, as often as the bank says it.
  */
 
-import type { PayoutExecutionRequest } from '@payrail/core';
+import type { ExecutionReport, PayoutExecutionRequest } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.api.js';
 import { createEngine } from '../engine.wiring.js';
@@ -188,6 +188,49 @@ describe('engine.executions.report', () => {
       400,
       53,
     ]);
+  });
+
+  it('credits the amount sent back once when a completed payout returns, even frozen; the fee stays (ADR 0043)', async () => {
+    const { h, engine } = await handedToExecutor();
+    expect(
+      errorOf(await engine.executions.report('po_1', { status: 'returned', reason: 'bounced' })),
+    ).toEqual(['invalid payout status', 400, 53]);
+    await engine.executions.report('po_1', { status: 'completed' });
+    // Money in: a frozen account takes it, as it takes pay-ins.
+    await h.setAccount(merchantA, { status: 'frozen' });
+    h.clock.advance(60);
+    const returned = payoutOf(
+      await engine.executions.report('po_1', { status: 'returned', reason: 'bounced' }),
+    );
+    expect(returned).toMatchObject({
+      status: 'completed',
+      execution_status: 'completed',
+      returned_at: h.clock.now(),
+      return_reason: 'bounced',
+    });
+    const back = {
+      balance: await h.balance(merchantA, 'USD'),
+      ledger: (await h.ledger(merchantA)).slice(-1),
+      outbox: (await h.outboxOf('po_1')).map((m) => m.event_type).slice(-1),
+    };
+    expect(back).toEqual({
+      balance: { currency: 'USD', available: '998.50', held: '0.00' },
+      ledger: [['payout_return', 'available', '100.00', '998.50', 'po_1']],
+      outbox: ['payout.execution.returned'],
+    });
+    // The bank says it again, or says completed late: the payout as it is, nothing moves.
+    const reports: readonly ExecutionReport[] = [
+      { status: 'returned', reason: 'again' },
+      { status: 'completed' },
+    ];
+    for (const report of reports) {
+      expect(payoutOf(await engine.executions.report('po_1', report))).toEqual(returned);
+    }
+    expect({
+      balance: await h.balance(merchantA, 'USD'),
+      ledger: (await h.ledger(merchantA)).slice(-1),
+      outbox: (await h.outboxOf('po_1')).map((m) => m.event_type).slice(-1),
+    }).toEqual(back);
   });
 
   it("answers an unknown payout and a malformed report with the catalogue's errors", async () => {

@@ -630,7 +630,7 @@ export const buildWorld = async (store: Store) => {
       body: fc
         .record(
           {
-            outcome: fc.constantFrom('processing', 'completed', 'failed'),
+            outcome: fc.constantFrom('processing', 'completed', 'failed', 'returned'),
             reason: fc.string({ minLength: 1, maxLength: 100 }),
           },
           { requiredKeys: ['outcome'] },
