@@ -9,6 +9,7 @@ import { assign, type Snapshot, type SnapshotFrom, setup } from 'xstate';
 import type { AccountStatus } from '../codecs/admin.codecs.js';
 import { type PayrailError, payrailError } from '../errors/error-catalogue.js';
 import {
+  type Journal,
   payoutHoldJournal,
   payoutReleaseJournal,
   payoutReturnJournal,
@@ -377,27 +378,25 @@ const failForInsufficientBalance = {
   ],
 } as const;
 
-const postHold = {
-  type: 'post',
-  params: ({ context }: Ctx) => ({
-    journal: payoutHoldJournal(journalHead(context), payoutChargesOf(context).debit),
-  }),
-} as const;
+/** A ledger journal of the payout, built from its head and its charges. */
+const postJournal = (
+  journalOf: (head: ReturnType<typeof journalHead>, charges: PayoutCharges) => Journal,
+) =>
+  ({
+    type: 'post',
+    params: ({ context }: Ctx) => ({
+      journal: journalOf(journalHead(context), payoutChargesOf(context)),
+    }),
+  }) as const;
 
-const postRelease = {
-  type: 'post',
-  params: ({ context }: Ctx) => ({
-    journal: payoutReleaseJournal(journalHead(context), payoutChargesOf(context).debit),
-  }),
-} as const;
+/** Execution starts: the debit (amount + fee, or the amount) moves to held. */
+const postHold = postJournal((head, charges) => payoutHoldJournal(head, charges.debit));
+
+/** Execution failed after the hold: the debit goes back to available. */
+const postRelease = postJournal((head, charges) => payoutReleaseJournal(head, charges.debit));
 
 /** The amount sent comes back to available; the fee stays charged (ADR 0043). */
-const postReturn = {
-  type: 'post',
-  params: ({ context }: Ctx) => ({
-    journal: payoutReturnJournal(journalHead(context), payoutChargesOf(context).credit),
-  }),
-} as const;
+const postReturn = postJournal((head, charges) => payoutReturnJournal(head, charges.credit));
 
 /**
  * `payout.execution.returned`: the result fields of the interface's payout events (the payout is
@@ -747,20 +746,20 @@ export const payoutStatePairs: Readonly<Record<PayoutStateKey, PayoutStatusPair>
   metaPairOf,
 );
 
-/** States that accept no event any more. */
 /**
- * The payouts whose lifecycle the interface calls final: `completed` is final success, even
+ * The payouts whose lifecycle the interface calls final, read off each state's status pair:
+ * rejected, or executed to completed, failed or cancelled. `completed` is final success even
  * though its money may still come back once (`approved.returned`, ADR 0043).
  */
-const finalPayoutStates: readonly PayoutStateKey[] = [
-  'rejected',
-  'approved.completed',
-  'approved.returned',
-  'approved.failed',
-  'cancelled.draft',
-  'cancelled.returned',
-  'cancelled.pendingReview',
-];
+const finalPayoutStates: readonly PayoutStateKey[] = payoutStateKeys.filter((key) => {
+  const { review_status, execution_status } = payoutStatePairs[key];
+  return (
+    review_status === 'rejected' ||
+    execution_status === 'completed' ||
+    execution_status === 'failed' ||
+    execution_status === 'cancelled'
+  );
+});
 
 /** The resting state of a snapshot as one `parent.child` key. */
 export const payoutStateKeyOf = (snapshot: PayoutSnapshot): PayoutStateKey => {
