@@ -16,6 +16,8 @@ const order = {
   selected_token: { token_id: 'TRON_USDT', network: 'TRON', currency: 'USDT', address: 'Tabc' },
   redirect_url: '/thanks',
   redirect_automatically: true,
+  refunded_amount: '0.000000',
+  refunds: [],
 };
 
 describe('checkoutOrderOf', () => {

@@ -397,6 +397,58 @@ describe.skipIf(!runBrowser)('the checkout page in Chromium', () => {
       await context.close();
     });
 
+    it('shows the payer what the merchant refunds, and how far each refund got', async () => {
+      if (harness === undefined) throw new Error('no harness');
+      const h = harness;
+      const seller = await h.merchant();
+      const order = await h.order(seller, { out_trade_no: 'INV-12' });
+      const context = await contextIn(tag);
+      const { page, problems } = await openPage(context);
+      await page.goto(order.checkout_url);
+      await page.getByRole('button', { name: option('USDT', 'TRON') }).click();
+      await page.locator('#pay').waitFor({ state: 'visible' });
+      await h.pay(order.order_id, {
+        token_id: 'TRON_USDT',
+        amount: '30.000000',
+        status: 'confirmed',
+        tx_hash: '0xccc1',
+      });
+      await statusBecomes(page, 'completed');
+      expect(await page.locator('#refunds').isVisible()).toBe(false);
+      // The merchant gives back the 5 USDT paid over the order, after an operator's review.
+      const { refund } = await h.call(
+        'POST',
+        `/payment/acquiring/orders/${order.order_id}/refunds`,
+        seller.token,
+        { refund_type: 'overpaid', address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' },
+      );
+      await page.reload();
+      await page.locator('#refunds').waitFor({ state: 'visible' });
+      await expect(page.locator('#refunds-title').textContent()).resolves.toMatch(/5.*USDT/);
+      await expect(page.locator('#refund-list li').textContent()).resolves.toContain(
+        t('refund.status.requested'),
+      );
+      await h.call('POST', `/admin/acquiring/refunds/${refund.refund_id}/review`, operatorToken, {
+        action: 'approve',
+      });
+      await h.call(
+        'POST',
+        `/admin/sandbox/acquiring/refunds/${refund.refund_id}/execution`,
+        operatorToken,
+        { outcome: 'completed' },
+      );
+      await page.reload();
+      await expect(page.locator('#refund-list li').textContent()).resolves.toContain(
+        t('refund.status.completed'),
+      );
+      const shown = (await page.locator('#refunds').textContent()) ?? '';
+      expect(shown).not.toContain('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7');
+      expect(shown).toMatch(script);
+      expect(await accessibilityProblems(page, 'refunded')).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+
     it('answers an unknown order with an accessible page in the language', async () => {
       const context = await contextIn(tag);
       const { page } = await openPage(context);

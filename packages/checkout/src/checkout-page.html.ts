@@ -182,6 +182,7 @@ ${logo === undefined ? null : html`<img class="logo" id="logo" src="${logo.href}
 </dl>
 <p id="status" class="status" data-status="${order.status}" role="status" aria-live="polite"><strong id="status-headline">${statusHeadlinesIn(m)[order.status]}</strong> <span id="status-detail"></span></p>
 <p id="warning" class="notice" role="alert" hidden></p>
+<div id="refunds" hidden><p id="refunds-title" class="notice"></p><ul id="refund-list"></ul></div>
 ${tokenChoice(order, m)}
 ${paymentDetails(m)}
 <div id="done" hidden>

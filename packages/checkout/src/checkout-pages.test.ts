@@ -49,6 +49,8 @@ const sampleOrder = (overrides: Partial<CheckoutOrder> = {}): CheckoutOrder => (
   ],
   selected_token: null,
   redirect_automatically: false,
+  refunded_amount: '0.000000',
+  refunds: [],
   ...overrides,
 });
 

@@ -24,6 +24,7 @@ export const machinesDocUrl = new URL('machines.md', docsDir);
 export const machines: Readonly<Record<string, MachineDefinition>> = {
   payout: machineDefinitions.payout,
   'acquiring-order': machineDefinitions.acquiringOrder,
+  'acquiring-refund': machineDefinitions.acquiringRefund,
   'crypto-batch': machineDefinitions.cryptoBatch,
 };
 

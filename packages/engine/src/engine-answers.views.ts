@@ -7,6 +7,7 @@
 export type {
   AccountNotifySecretView,
   AccountView,
+  AdminOrderAnswer,
   ApiKeyView,
   AuditRecordView,
   AvailablePayoutMethodView,
@@ -33,6 +34,9 @@ export type {
   PayoutRouteView,
   PayoutView,
   ReceivingNetworkView,
+  RefundView,
+  SettlementReportAnswer,
+  StatementAnswer,
   UpstreamEventResult,
   WebhookDeliveryView,
   WebhookView,

@@ -65,6 +65,18 @@ export interface AuthenticationRequest {
   readonly ip: string;
 }
 
+/**
+ * A text answer written as it is read (a CSV statement, ADR 0045): its media type, a file name
+ * for a download, and its text in chunks, each read from the store when the transport asks for
+ * the next, so a long answer never sits in memory whole. A refusal comes before the first chunk,
+ * as the use case's `Outcome`; a failure while reading ends the chunks with an error.
+ */
+export type TextExport = {
+  readonly media_type: 'text/csv';
+  readonly filename: string;
+  readonly chunks: AsyncIterable<string>;
+};
+
 /** A use case taking `A` and answering `T` (the envelope's `data`) or a catalogue error. */
 export type UseCase<A extends unknown[], T> = (...args: A) => Promise<Outcome<T>>;
 
@@ -98,6 +110,13 @@ export interface Engine {
     ledger: UseCase<[Caller, Query], PageView<Answers.LedgerEntryView>>;
     /** The audit trail of the caller's account, newest first (ADR 0040). */
     audit: UseCase<[Caller, Query], PageView<Answers.AuditRecordView>>;
+  };
+  /** Statements of the caller's account that tie out (ADR 0045). */
+  readonly statements: {
+    /** One currency over `[start_at, end_at)`: per bucket opening, totals, closing; records paged. */
+    statement: UseCase<[Caller, Query], Answers.StatementAnswer>;
+    /** The same statement as CSV, every record, read page by page as the transport pulls it. */
+    statementCsv: UseCase<[Caller, Query], TextExport>;
   };
   readonly payoutSetup: {
     methods: UseCase<[Caller, Query], PageView<Answers.AvailablePayoutMethodView>>;
@@ -145,6 +164,11 @@ export interface Engine {
     /** All of the order's payments, oldest first: one page. */
     payments: UseCase<[Caller, string], PageView<Answers.PaymentRecordView>>;
     close: UseCase<[Caller, string, unknown], Answers.OrderAnswer>;
+    /** A refund of the order's pay-in (ADR 0044): all, part, or the overpaid part. */
+    refund: UseCase<[Caller, string, unknown], { readonly refund: Answers.RefundView }>;
+    /** All of the order's refunds, oldest first: one page. */
+    refunds: UseCase<[Caller, string], PageView<Answers.RefundView>>;
+    getRefund: UseCase<[Caller, string], { readonly refund: Answers.RefundView }>;
   };
   readonly batches: {
     create: UseCase<[Caller, unknown], { readonly batch: Answers.BatchView }>;
@@ -181,6 +205,8 @@ export interface Engine {
     rotateOperator: UseCase<[Operator, string], { readonly operator: Answers.IssuedOperatorView }>;
     /** The audit trail, newest first (ADR 0040). */
     audit: UseCase<[Operator, Query], PageView<Answers.AuditRecordView>>;
+    /** One UTC day across merchants: per account and currency, and the platform's totals. */
+    settlementReport: UseCase<[Operator, Query], Answers.SettlementReportAnswer>;
     /** The only answer with the account's notify_secret besides `rotateNotifySecret`'s. */
     createMerchant: UseCase<
       [Operator, unknown],
@@ -201,6 +227,11 @@ export interface Engine {
     updateApiKey: UseCase<[Operator, string, unknown], { readonly api_key: Answers.ApiKeyView }>;
     deleteApiKey: UseCase<[Operator, string], { readonly api_key: Answers.ApiKeyView }>;
     reviewPayout: UseCase<[Operator, string, unknown], { readonly payout: Answers.PayoutView }>;
+    /** Any merchant's order with every payment record and refund (ADR 0044). */
+    getOrder: UseCase<[Operator, string], Answers.AdminOrderAnswer>;
+    /** Accept an exception as paid, or refuse it and refund what came in (ADR 0044). */
+    resolveOrder: UseCase<[Operator, string, unknown], Answers.OrderAnswer>;
+    reviewRefund: UseCase<[Operator, string, unknown], { readonly refund: Answers.RefundView }>;
     listPayoutMethods: UseCase<[Operator, Query], PageView<Answers.PayoutMethodView>>;
     createPayoutMethod: UseCase<
       [Operator, unknown],
@@ -228,6 +259,10 @@ export interface Engine {
       { readonly deposit: Answers.FundingView; readonly balance: Answers.BalanceView }
     >;
     sandboxExecution: UseCase<[Operator, string, unknown], { readonly payout: Answers.PayoutView }>;
+    sandboxRefundExecution: UseCase<
+      [Operator, string, unknown],
+      { readonly refund: Answers.RefundView }
+    >;
     sandboxPayment: UseCase<
       [Operator, string, unknown],
       { readonly payment: Answers.PaymentRecordView }
@@ -260,6 +295,15 @@ export interface Engine {
       payoutId: string,
       report: ExecutionReport,
     ): Promise<Outcome<{ readonly payout: Answers.PayoutView }>>;
+    /**
+     * What happened to a refund the executor received (`executeRefund`, ADR 0044), on the same
+     * terms: `processing`, `completed` or `failed` with a reason (a refund is never `returned`:
+     * `invalid refund status`); the answer is `{ refund }`.
+     */
+    reportRefund(
+      refundId: string,
+      report: ExecutionReport,
+    ): Promise<Outcome<{ readonly refund: Answers.RefundView }>>;
   };
   /** The merchant's answers to payout callbacks, for the webhook dispatcher that delivers them. */
   readonly callbacks: {

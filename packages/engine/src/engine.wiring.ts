@@ -27,6 +27,8 @@ import { inspectingStore } from './inspection.observer.js';
 import { type AdminUseCaseName, adminPermissions } from './operators/admin-permissions.policy.js';
 import { operatorUseCases, requireOperatorPermission } from './operators/operators.use-cases.js';
 import { payoutUseCases } from './payouts/payout.use-cases.js';
+import { settlementReport } from './statements/settlement-report.use-case.js';
+import { statementUseCases } from './statements/statement.use-cases.js';
 import { upstreamUseCases } from './upstream/upstream.use-cases.js';
 import { timerWorker } from './workers/timer.worker.js';
 
@@ -131,6 +133,7 @@ interface Parts {
   readonly batches: ReturnType<typeof batchUseCases>;
   readonly operators: ReturnType<typeof operatorUseCases>;
   readonly workers: ReturnType<typeof timerWorker>;
+  readonly settlementReport: ReturnType<typeof settlementReport>;
 }
 
 type MerchantActs = Pick<
@@ -198,6 +201,10 @@ const merchantActs = ({ access, payouts, acquiring, batches }: Parts): MerchantA
         { action: 'acquiring_order.close', objectType: 'acquiring_order' },
         acquiring.acquiring.close,
       ),
+      refund: keyAct(
+        { action: 'acquiring_refund.create', objectType: 'acquiring_refund' },
+        acquiring.acquiring.refund,
+      ),
     },
     batches: {
       ...batches,
@@ -218,7 +225,10 @@ const merchantActs = ({ access, payouts, acquiring, batches }: Parts): MerchantA
 type Doors = ReturnType<typeof operatorDoors>;
 
 /** The operators' own doors: operators, merchants and their API keys, and the audit trail. */
-const accessAdmin = ({ access, operators }: Parts, { read, act, actAs }: Doors) => {
+const accessAdmin = (
+  { access, operators, settlementReport: report }: Parts,
+  { read, act, actAs }: Doors,
+) => {
   const admin = access.admin;
   const status = bodyWord('status');
   return {
@@ -239,6 +249,7 @@ const accessAdmin = ({ access, operators }: Parts, { read, act, actAs }: Doors) 
       operators.rotate,
     ),
     audit: read('audit', operators.audit),
+    settlementReport: read('settlementReport', report),
     createMerchant: act(
       'createMerchant',
       { action: 'merchant.create', objectType: 'merchant' },
@@ -279,8 +290,8 @@ const accessAdmin = ({ access, operators }: Parts, { read, act, actAs }: Doors) 
 };
 
 /** The operators' doors on payouts and acquiring: review, catalogue, credit, the sandbox. */
-const productAdmin = ({ access, payouts, acquiring, workers }: Parts, { read, act }: Doors) => {
-  const admin = { ...access.admin, ...payouts.admin, ...acquiring.admin };
+const productAdmin = ({ access, payouts, workers }: Parts, { read, act }: Doors) => {
+  const admin = { ...access.admin, ...payouts.admin };
   const status = bodyWord('status');
   return {
     reviewPayout: act(
@@ -327,15 +338,53 @@ const productAdmin = ({ access, payouts, acquiring, workers }: Parts, { read, ac
       { action: 'sandbox.payout_execution', objectType: 'payout', detail: bodyWord('outcome') },
       admin.sandboxExecution,
     ),
-    sandboxPayment: act(
-      'sandboxPayment',
-      { action: 'sandbox.order_payment', objectType: 'acquiring_order' },
-      admin.sandboxPayment,
-    ),
     advanceClock: act(
       'advanceClock',
       { action: 'sandbox.clock_advance', objectType: 'payout' },
       workers.advanceClock,
+    ),
+  };
+};
+
+/**
+ * The operators' doors on acquiring: an order with its payments and refunds, its resolution, a
+ * refund's review (ADR 0044), and the sandbox's chain payment and refund outcome.
+ */
+const acquiringAdmin = ({ acquiring }: Parts, { read, act, actAs }: Doors) => {
+  const admin = acquiring.admin;
+  return {
+    getOrder: read('getOrder', admin.getOrder),
+    resolveOrder: actAs(
+      'resolveOrder',
+      {
+        action: 'acquiring_order.resolve',
+        objectType: 'acquiring_order',
+        detail: bodyWord('action'),
+      },
+      acquiring.operatorActs.resolveOrder,
+    ),
+    reviewRefund: actAs(
+      'reviewRefund',
+      {
+        action: 'acquiring_refund.review',
+        objectType: 'acquiring_refund',
+        detail: bodyWord('action'),
+      },
+      acquiring.operatorActs.reviewRefund,
+    ),
+    sandboxRefundExecution: act(
+      'sandboxRefundExecution',
+      {
+        action: 'sandbox.refund_execution',
+        objectType: 'acquiring_refund',
+        detail: bodyWord('outcome'),
+      },
+      admin.sandboxRefundExecution,
+    ),
+    sandboxPayment: act(
+      'sandboxPayment',
+      { action: 'sandbox.order_payment', objectType: 'acquiring_order' },
+      admin.sandboxPayment,
     ),
   };
 };
@@ -358,17 +407,23 @@ export const createEngine = (given: EngineDeps): Engine => {
     batches: batchUseCases(deps),
     operators: operatorUseCases(deps),
     workers: timerWorker(deps, timerHandlers),
+    settlementReport: settlementReport(deps),
   };
   const doors = operatorDoors(deps);
   return {
     auth: { ...parts.access.auth, authenticateOperator: parts.operators.authenticate },
     accounts: { ...parts.access.accounts, audit: parts.operators.accountAudit },
+    statements: statementUseCases(deps),
     payoutSetup: payouts.payoutSetup,
     ...merchantActs(parts),
     checkout: acquiring.checkout,
-    admin: { ...accessAdmin(parts, doors), ...productAdmin(parts, doors) },
+    admin: {
+      ...accessAdmin(parts, doors),
+      ...productAdmin(parts, doors),
+      ...acquiringAdmin(parts, doors),
+    },
     upstream: upstreamUseCases(deps),
-    executions: payouts.executions,
+    executions: { ...payouts.executions, ...acquiring.executions },
     callbacks: {
       verificationAnswered: payouts.answerVerification,
       verificationRequestOpen: payouts.verificationRequestOpen,

@@ -17,7 +17,11 @@ import type {
   AcquiringOrderEvent,
   AcquiringOrderInput,
   AcquiringOrderSnapshot,
+  AcquiringRefundEvent,
+  AcquiringRefundInput,
+  AcquiringRefundSnapshot,
   acquiringOrderMachine,
+  acquiringRefundMachine,
   CryptoBatchEvent,
   CryptoBatchInput,
   CryptoBatchSnapshot,
@@ -34,9 +38,14 @@ import type {
 export type InspectedMachine =
   | PayoutMachine
   | typeof acquiringOrderMachine
+  | typeof acquiringRefundMachine
   | typeof cryptoBatchMachine;
 
-export type InspectedSnapshot = PayoutSnapshot | AcquiringOrderSnapshot | CryptoBatchSnapshot;
+export type InspectedSnapshot =
+  | PayoutSnapshot
+  | AcquiringOrderSnapshot
+  | AcquiringRefundSnapshot
+  | CryptoBatchSnapshot;
 
 /**
  * The event XState tells for an actor's start: its input, under `xstate.init`. A type literal,
@@ -44,12 +53,13 @@ export type InspectedSnapshot = PayoutSnapshot | AcquiringOrderSnapshot | Crypto
  */
 export type InspectedInitEvent = {
   readonly type: 'xstate.init';
-  readonly input: PayoutInput | AcquiringOrderInput | CryptoBatchInput;
+  readonly input: PayoutInput | AcquiringOrderInput | AcquiringRefundInput | CryptoBatchInput;
 };
 
 export type InspectedEvent =
   | PayoutEvent
   | AcquiringOrderEvent
+  | AcquiringRefundEvent
   | CryptoBatchEvent
   | InspectedInitEvent;
 
@@ -126,7 +136,7 @@ export const noteDecision = (
     readonly machine: InspectedMachine;
     readonly id: string;
     readonly before: InspectedSnapshot;
-    readonly event: PayoutEvent | AcquiringOrderEvent | CryptoBatchEvent;
+    readonly event: PayoutEvent | AcquiringOrderEvent | AcquiringRefundEvent | CryptoBatchEvent;
     readonly after: InspectedSnapshot;
   },
 ): void => {

@@ -314,6 +314,23 @@ export const walkThroughApi = async (): Promise<Observations> => {
   });
   await merchantCall('GET', `/payment/acquiring/orders/${order.order_id}`);
   await merchantCall('GET', `/payment/acquiring/orders/${order.order_id}/payments`);
+  // A refund of part of it (ADR 0044): a reviewer approves, the executor sends it.
+  const { refund } = await merchantCall(
+    'POST',
+    `/payment/acquiring/orders/${order.order_id}/refunds`,
+    {
+      refund_type: 'partial',
+      amount: '4.000000',
+      address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7',
+      reason: 'one item out of stock',
+    },
+  );
+  await op('POST', `/admin/acquiring/refunds/${refund.refund_id}/review`, { action: 'approve' });
+  await op('POST', `/admin/sandbox/acquiring/refunds/${refund.refund_id}/execution`, {
+    outcome: 'completed',
+  });
+  await merchantCall('GET', `/payment/acquiring/refunds/${refund.refund_id}`);
+  await merchantCall('GET', `/payment/acquiring/orders/${order.order_id}/refunds`);
   const direct = await merchantCall('POST', '/payment/acquiring/orders', {
     ...orderBody('ORD-2'),
     mode: 'direct',
@@ -346,6 +363,20 @@ export const walkThroughApi = async (): Promise<Observations> => {
     reason: 'customer cancelled',
   });
   await merchantCall('GET', '/payment/acquiring/orders?limit=2');
+  // An order paid after it expired: an operator sees the late payment and accepts it as paid.
+  const late = (await merchantCall('POST', '/payment/acquiring/orders', orderBody('ORD-4'))).order;
+  await op('POST', '/admin/sandbox/clock/advance', { seconds: 901 });
+  await op('POST', `/admin/sandbox/acquiring/orders/${late.order_id}/payments`, {
+    token_id: 'TRON_USDT',
+    amount: '10.000000',
+    status: 'confirmed',
+    tx_hash: '0x7f3a',
+  });
+  await op('GET', `/admin/acquiring/orders/${late.order_id}`);
+  await op('POST', `/admin/acquiring/orders/${late.order_id}/resolve`, {
+    action: 'accept',
+    reason: 'paid 2 minutes late; goods shipped',
+  });
 
   // A delivery of the acquiring webhook and a payout callback, as the webhook dispatcher
   // records them.
@@ -464,5 +495,19 @@ export const walkThroughApi = async (): Promise<Observations> => {
   await op('POST', `/admin/operators/${operator.operator_id}/rotate`);
   await op('GET', `/admin/audit?object_id=${draft.payout_id}`);
   await merchantCall('GET', '/payment/audit?action=payout.create');
+
+  // Statements (ADR 0045): the walk's first day in USD, as JSON (a page of its records) and as
+  // CSV (streamed, kept as its text); the balances at the walk's first second; the day's report.
+  const day = `currency=USD&start_at=${walkthroughNow}&end_at=${walkthroughNow + 86_400}`;
+  await merchantCall('GET', `/payment/statements?${day}&limit=2`);
+  const csvPath = `/payment/statements.csv?${day}`;
+  const csv = await app.request(csvPath, { headers: { Authorization: `Bearer ${token}` } });
+  const csvRoute = routeOf('GET', csvPath);
+  if (csv.status !== 200 || csvRoute === undefined) {
+    throw new Error(`walkthrough: GET ${csvPath} answered ${csv.status}`);
+  }
+  observed.set(csvRoute.operationId, [await csv.text()]);
+  await merchantCall('GET', `/payment/balances?currency=USDT&at=${walkthroughNow}`);
+  await op('GET', '/admin/reports/settlement?date=2027-01-15&limit=2');
   return observed;
 };

@@ -26,7 +26,7 @@ import {
 } from '@payrail/core';
 import { toJsonSchema } from '../src/openapi/json-schema.converter.js';
 import { errorKeysOf, openApiDocument } from '../src/openapi/openapi.document.js';
-import { pathParameters, type Route } from '../src/routes/route.js';
+import { answersText, pathParameters, type Route } from '../src/routes/route.js';
 import { routes } from '../src/routes/route-table.js';
 import { type Observations, walkThroughApi } from './api-walkthrough.js';
 
@@ -360,6 +360,7 @@ export const listItemNames: Readonly<Record<string, string>> = {
   listBeneficiaryAccounts: 'beneficiary_account',
   listOrders: 'order',
   listOrderPayments: 'payment',
+  listOrderRefunds: 'refund',
   listBatchItems: 'batch_item',
   listWebhooks: 'webhook',
   listWebhookDeliveries: 'delivery',
@@ -522,6 +523,7 @@ const observedAt = (shape: Shape | undefined, key: string, list: boolean): Shape
  * walkthrough's real answers give the example column only.
  */
 const fieldRows = (route: Route, observations: Observations): FieldRow[] => {
+  if (answersText(route)) return [];
   const observed = shapeOf(observations.get(route.operationId) ?? []);
   const itemName = listItemNames[route.operationId];
   const rows: FieldRow[] = [];
@@ -593,6 +595,7 @@ interface Operation {
     readonly name: string;
     readonly in: string;
     readonly description?: string;
+    readonly required?: boolean;
     readonly schema: Schema;
   }[];
   readonly requestBody?: { readonly content: { readonly 'application/json': { schema: Schema } } };
@@ -651,6 +654,34 @@ const renderPermissions = (): string => {
   ].join('\n');
 };
 
+/** The envelope's `data` and its fields, from the codec; examples from the walkthrough. */
+const answerLines = (route: Route, observations: Observations): string[] => {
+  const answer = route.response.description;
+  return [
+    '',
+    `Answer: ${answer.startsWith('data.') ? code(answer) : `\`data\`, ${escapeCell(answer)}`}.`,
+    '',
+    '| field | type | notes | example |',
+    '|---|---|---|---|',
+    ...fieldRows(route, observations).map(renderFieldRow),
+  ];
+};
+
+/** A streamed text answer (ADR 0045): its media type, and the walkthrough's text as the example. */
+const textAnswerLines = (route: Route, observations: Observations): string[] => {
+  if (!answersText(route)) return [];
+  const [seen] = observations.get(route.operationId) ?? [];
+  const example = typeof seen === 'string' ? seen : route.response.example;
+  return [
+    '',
+    `Answer: ${code(route.response.mediaType)}, streamed (not the envelope; a refusal is), ${escapeCell(route.response.description)}. The walkthrough's:`,
+    '',
+    '```csv',
+    example.replace(/\r\n/g, '\n').trimEnd(),
+    '```',
+  ];
+};
+
 const renderEndpoint = (
   document: ReturnType<typeof openApiDocument>,
   route: Route,
@@ -670,7 +701,14 @@ const renderEndpoint = (
   if (params.length > 0) lines.push(`- Path: ${params.map(code).join(', ')}`);
   const query = operation.parameters.filter((parameter) => parameter.in === 'query');
   if (query.length > 0) {
-    lines.push('', 'Query parameters (all optional):', '');
+    const required = query.filter((parameter) => parameter.required === true).map((p) => p.name);
+    const which =
+      required.length === 0
+        ? 'all optional'
+        : required.length === query.length
+          ? 'all required'
+          : `required: ${required.map(code).join(', ')}; the others optional`;
+    lines.push('', `Query parameters (${which}):`, '');
     lines.push('| parameter | type | rules | meaning |', '|---|---|---|---|');
     for (const parameter of query) {
       lines.push(
@@ -689,14 +727,11 @@ const renderEndpoint = (
     lines.push('| field | type | required | rules |', '|---|---|---|---|');
     lines.push(...(rows.length > 0 ? rows : ['| (any JSON object) | object | yes | |']));
   }
-  const answer = route.response.description;
-  lines.push(
-    '',
-    `Answer: ${answer.startsWith('data.') ? code(answer) : `\`data\`, ${escapeCell(answer)}`}.`,
-    '',
-  );
-  lines.push('| field | type | notes | example |', '|---|---|---|---|');
-  lines.push(...fieldRows(route, observations).map(renderFieldRow));
+  if (answersText(route)) {
+    lines.push(...textAnswerLines(route, observations));
+  } else {
+    lines.push(...answerLines(route, observations));
+  }
   const own = ownErrorsOf(route);
   if (own.length > 0) {
     lines.push('', 'Errors, besides the [common ones](#common-errors):', '', ...errorTable(own));

@@ -3,10 +3,12 @@
  * The expectations are written out by hand, independently of the route table.
  */
 
+import { payrailError } from '@payrail/core';
 import { bootstrapOperator } from '@payrail/engine';
+import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './create-app.js';
-import { callerOf, fakeEngine, withOrigin } from './fake-engine.test-support.js';
+import { callerOf, fakeEngine, refusal, withOrigin } from './fake-engine.test-support.js';
 
 const alice = callerOf('alice');
 
@@ -42,6 +44,12 @@ const merchant: readonly Expectation[] = [
   ],
   ['GET', '/payment/withdrawals', 'accounts.withdrawals', [alice, {}]],
   ['GET', '/payment/ledger?sort_order=asc', 'accounts.ledger', [alice, { sort_order: 'asc' }]],
+  [
+    'GET',
+    '/payment/statements?currency=USD&start_at=0&end_at=9',
+    'statements.statement',
+    [alice, { currency: 'USD', start_at: '0', end_at: '9' }],
+  ],
   [
     'GET',
     '/payment/audit?action=payout.create',
@@ -108,6 +116,15 @@ const merchant: readonly Expectation[] = [
     [alice, 'ord_1', body],
     true,
   ],
+  [
+    'POST',
+    '/payment/acquiring/orders/ord_1/refunds',
+    'acquiring.refund',
+    [alice, 'ord_1', body],
+    true,
+  ],
+  ['GET', '/payment/acquiring/orders/ord_1/refunds', 'acquiring.refunds', [alice, 'ord_1']],
+  ['GET', '/payment/acquiring/refunds/rfd_1', 'acquiring.getRefund', [alice, 'rfd_1']],
   ['POST', '/payment/crypto-payouts/batches', 'batches.create', [alice, body], true],
   ['GET', '/payment/crypto-payouts/batches/bat_1', 'batches.get', [alice, 'bat_1']],
   [
@@ -146,6 +163,12 @@ const admin: readonly Expectation[] = [
   ['PATCH', '/admin/operators/opr_1', 'admin.updateOperator', ['opr_1', body], true],
   ['POST', '/admin/operators/opr_1/rotate', 'admin.rotateOperator', ['opr_1']],
   ['GET', '/admin/audit?actor_id=opr_1', 'admin.audit', [{ actor_id: 'opr_1' }]],
+  [
+    'GET',
+    '/admin/reports/settlement?date=2027-01-15',
+    'admin.settlementReport',
+    [{ date: '2027-01-15' }],
+  ],
   ['POST', '/admin/merchants', 'admin.createMerchant', [body], true],
   ['PATCH', '/admin/accounts/acc_1', 'admin.updateAccount', ['acc_1', body], true],
   ['POST', '/admin/accounts/acc_1/api-keys', 'admin.issueApiKey', ['acc_1', body], true],
@@ -155,6 +178,16 @@ const admin: readonly Expectation[] = [
   ['DELETE', '/admin/api-keys/key_1', 'admin.deleteApiKey', ['key_1']],
   ['POST', '/admin/accounts/acc_1/notify-secret/rotate', 'admin.rotateNotifySecret', ['acc_1']],
   ['POST', '/admin/payouts/po_1/review', 'admin.reviewPayout', ['po_1', body], true],
+  ['GET', '/admin/acquiring/orders/ord_1', 'admin.getOrder', ['ord_1']],
+  ['POST', '/admin/acquiring/orders/ord_1/resolve', 'admin.resolveOrder', ['ord_1', body], true],
+  ['POST', '/admin/acquiring/refunds/rfd_1/review', 'admin.reviewRefund', ['rfd_1', body], true],
+  [
+    'POST',
+    '/admin/sandbox/acquiring/refunds/rfd_1/execution',
+    'admin.sandboxRefundExecution',
+    ['rfd_1', body],
+    true,
+  ],
   ['GET', '/admin/payout-methods?currency=USD', 'admin.listPayoutMethods', [{ currency: 'USD' }]],
   ['POST', '/admin/payout-methods', 'admin.createPayoutMethod', [body], true],
   ['PATCH', '/admin/payout-methods/7', 'admin.updatePayoutMethod', ['7', body], true],
@@ -174,6 +207,16 @@ const admin: readonly Expectation[] = [
     true,
   ],
   ['POST', '/admin/sandbox/clock/advance', 'admin.advanceClock', [body], true],
+];
+
+/** Routes answering streamed text, not the envelope (ADR 0045). */
+const text: readonly Expectation[] = [
+  [
+    'GET',
+    '/payment/statements.csv?currency=USD&start_at=0&end_at=9',
+    'statements.statementCsv',
+    [alice, { currency: 'USD', start_at: '0', end_at: '9' }],
+  ],
 ];
 
 const checkout: readonly Expectation[] = [
@@ -254,6 +297,60 @@ describe('routing', () => {
     },
   );
 
+  it.each(cases(text))(
+    '$method $path -> $useCase (streamed text; a refusal is the envelope)',
+    async ({ method, path, useCase, args }) => {
+      const fake = fakeEngine();
+      async function* chunks() {
+        yield 'line,amount\r\n';
+        yield 'record,1.00\r\n';
+      }
+      fake.answer(useCase, async () =>
+        E.right({ media_type: 'text/csv', filename: 'statement.csv', chunks: chunks() }),
+      );
+      const app = createApp({ engine: fake.engine, adminToken });
+      const res = await send(app, method, path, { Authorization: 'Bearer alice-token' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="statement.csv"');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.text()).toBe('line,amount\r\nrecord,1.00\r\n');
+      const [caller, ...rest] = args;
+      expect(fake.calls).toEqual([{ useCase, args: [withOrigin(caller as object), ...rest] }]);
+
+      fake.answer(useCase, refusal(payrailError('currency_required')));
+      const refused = await send(app, method, path, { Authorization: 'Bearer alice-token' });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ code: 51, message: 'currency required', data: null });
+    },
+  );
+
+  it('a failure once text has gone out is logged and cuts the body short, never an envelope', async () => {
+    const fake = fakeEngine();
+    async function* chunks() {
+      yield 'line,amount\r\n';
+      throw new Error('store gone');
+    }
+    fake.answer('statements.statementCsv', async () =>
+      E.right({ media_type: 'text/csv', filename: 'statement.csv', chunks: chunks() }),
+    );
+    const logged: unknown[] = [];
+    const app = createApp({
+      engine: fake.engine,
+      adminToken,
+      logInternalError: ({ error }) => logged.push(error),
+    });
+    const res = await send(app, 'GET', '/payment/statements.csv', {
+      Authorization: 'Bearer alice-token',
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body?.getReader();
+    const first = await reader?.read();
+    expect(new TextDecoder().decode(first?.value)).toBe('line,amount\r\n');
+    await expect(reader?.read()).rejects.toThrow('store gone');
+    expect(logged).toEqual([expect.objectContaining({ message: 'store gone' })]);
+  });
+
   it.each(cases(checkout))(
     '$method $path -> $useCase (no credential)',
     async ({ method, path, useCase, args, withBody }) => {
@@ -293,7 +390,7 @@ describe('routing', () => {
       .filter((route) => route.method !== 'ALL')
       .map((route) => `${route.method} ${route.path}`)
       .sort();
-    const expected = [...merchant, ...admin, ...checkout, ...upstream]
+    const expected = [...merchant, ...text, ...admin, ...checkout, ...upstream]
       .map(([method, path]) => {
         const bare = path.split('?')[0] ?? '';
         return `${method} ${bare}`;

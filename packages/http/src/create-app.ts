@@ -27,8 +27,9 @@ import { nonTextInRequest, pathParameter } from './non-text.js';
 import { openApiDocument } from './openapi/openapi.document.js';
 import { type RateLimitOptions, tokenBucketLimiter } from './rate-limiter.js';
 import { readJsonBody } from './request-body.js';
-import { honoPath, type Route, type RouteRequest } from './routes/route.js';
+import { answersText, honoPath, type Route, type RouteRequest } from './routes/route.js';
 import { routes } from './routes/route-table.js';
+import { textAnswer } from './text-answer.js';
 
 /** 1 MiB: a 500-item crypto batch is well under 200 KiB. */
 const defaultBodyLimitBytes = 1024 * 1024;
@@ -167,13 +168,28 @@ const limitAddresses = (app: PayrailHono, deps: AppDeps, clientIp: ClientIpResol
   }
 };
 
-/** Each route of the table: its request read and checked, its use case run, its answer sent. */
-const mountRoutes = (app: PayrailHono, engine: Engine, clientIp: ClientIpResolver): void => {
+/**
+ * Each route of the table: its request read and checked, its use case run, its answer sent (the
+ * envelope, or a text export streamed as it is read).
+ */
+const mountRoutes = (
+  app: PayrailHono,
+  engine: Engine,
+  clientIp: ClientIpResolver,
+  log: (entry: InternalErrorLog) => void,
+): void => {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
       const request = await routeRequest(c, route);
       const refusal = nonTextInRequest(route, request);
       if (refusal !== undefined) return errorAnswer(c, refusal);
+      if (answersText(route)) {
+        const exported = await route.run(engine, c.get('caller'), request);
+        if (exported._tag === 'Left') return errorAnswer(c, exported.left);
+        return textAnswer(c, exported.right, (error) =>
+          log({ method: logField(c.req.method), path: logField(c.req.path), error }),
+        );
+      }
       const outcome =
         route.scope === 'merchant'
           ? await route.run(engine, c.get('caller'), request)
@@ -229,9 +245,10 @@ export const createApp = (deps: AppDeps) => {
   limitAddresses(app, deps, clientIp);
   app.use('/payment/*', merchantAuthentication(engine, clientIp, limiter));
   app.use('/admin/*', operatorAuthentication(engine, deps.adminToken, clientIp));
-  mountRoutes(app, engine, clientIp);
+  const log = deps.logInternalError ?? defaultLog;
+  mountRoutes(app, engine, clientIp, log);
   serveOpenApi(app, deps);
-  answerFailures(app, deps.logInternalError ?? defaultLog);
+  answerFailures(app, log);
   return app;
 };
 

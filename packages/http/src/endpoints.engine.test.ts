@@ -117,6 +117,7 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
         'payment.acquiring.create',
         'payment.acquiring.read',
         'payment.acquiring.close',
+        'payment.acquiring.refund',
         'payment.webhook.read',
         'payment.webhook.write',
       ],
@@ -320,6 +321,56 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
     expect((await merchant('GET', '/payment/acquiring/orders?status=completed')).total).toBe(1);
   });
 
+  it('refunds part of a paid order through review and execution, and resolves one paid late', async () => {
+    const orderBody = (outTradeNo: string) => ({
+      out_trade_no: outTradeNo,
+      order_currency: 'USD',
+      order_amount: '10.00',
+      expire_seconds: 600,
+      underpay_tolerance: '0',
+      notify_webhook_id: webhookId,
+      mode: 'direct',
+      network: 'TRON',
+      currency: 'USDT',
+    });
+    const paid = (await merchant('POST', '/payment/acquiring/orders', orderBody('R1'))).order;
+    await op('POST', `/admin/sandbox/acquiring/orders/${paid.order_id}/payments`, {
+      token_id: 'TRON_USDT',
+      amount: '10.000000',
+      status: 'confirmed',
+    });
+    const { refund } = await merchant(
+      'POST',
+      `/payment/acquiring/orders/${paid.order_id}/refunds`,
+      { refund_type: 'partial', amount: '4', address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' },
+    );
+    expect(refund).toMatchObject({ status: 'requested', amount: '4.000000' });
+    await op('POST', `/admin/acquiring/refunds/${refund.refund_id}/review`, { action: 'approve' });
+    await op('POST', `/admin/sandbox/acquiring/refunds/${refund.refund_id}/execution`, {
+      outcome: 'completed',
+    });
+    expect(
+      (await merchant('GET', `/payment/acquiring/refunds/${refund.refund_id}`)).refund.status,
+    ).toBe('completed');
+    expect(
+      (await merchant('GET', `/payment/acquiring/orders/${paid.order_id}/refunds`)).items,
+    ).toHaveLength(1);
+
+    const late = (await merchant('POST', '/payment/acquiring/orders', orderBody('R2'))).order;
+    await op('POST', '/admin/sandbox/clock/advance', { seconds: 601 });
+    await op('POST', `/admin/sandbox/acquiring/orders/${late.order_id}/payments`, {
+      token_id: 'TRON_USDT',
+      amount: '10.000000',
+      status: 'confirmed',
+    });
+    expect((await op('GET', `/admin/acquiring/orders/${late.order_id}`)).payments).toHaveLength(1);
+    const resolved = await op('POST', `/admin/acquiring/orders/${late.order_id}/resolve`, {
+      action: 'accept',
+      reason: 'paid late',
+    });
+    expect(resolved.order).toMatchObject({ status: 'completed', resolution: { action: 'accept' } });
+  });
+
   it('redelivers a delivery', async () => {
     // What the outbox dispatcher (another package) does: claim the webhook's message, fail it
     // after its last attempt, and record the delivery.
@@ -484,9 +535,27 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
   });
 
   it('moves the sandbox clock', async () => {
+    const before = (await op('POST', '/admin/sandbox/clock/advance', { seconds: 0 })).clock.now;
+    expect(before).toBeGreaterThanOrEqual(testNow);
     expect((await op('POST', '/admin/sandbox/clock/advance', { seconds: 3600 })).clock.now).toBe(
-      testNow + 3600,
+      before + 3600,
     );
+  });
+
+  it('reads a statement, as JSON and as CSV, balances at a second, and the settlement report', async () => {
+    const period = `currency=USD&start_at=0&end_at=${testNow + 1}`;
+    const { statement } = await merchant('GET', `/payment/statements?${period}`);
+    expect(statement.available.opening).toBe('0.00');
+    const csvPath = `/payment/statements.csv?${period}`;
+    const res = await h.app.request(csvPath, { headers: { Authorization: `Bearer ${a.token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/\r\nclosing,\d+,[^,]+,USD,held,,,0\.00,,,,\r\n$/);
+    succeeded.add(`GET ${csvPath.split('?')[0]}`);
+    const { items } = await merchant('GET', `/payment/balances?currency=USD&at=${testNow}`);
+    expect(items[0].available).toBe(statement.available.closing);
+    const date = new Date(testNow * 1000).toISOString().slice(0, 10);
+    const { report } = await op('GET', `/admin/reports/settlement?date=${date}`);
+    expect(report.platform_totals.length).toBeGreaterThan(0);
   });
 
   it('has answered a success on every route', () => {

@@ -9,6 +9,7 @@
  * both, fails the meta-test, so a message added to the catalogue must be reached or exempted.
  */
 import {
+  Decimal,
   type ErrorKey,
   errorCatalogue,
   errorPolicies,
@@ -942,6 +943,85 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
     },
   },
 
+  // -- Refunds and resolutions of orders (ADR 0044) -------------------------------------------
+  refund_not_found: { run: (w) => w.as.get('/payment/acquiring/refunds/rfd_999') },
+  refund_type_invalid: {
+    run: async (w) => refundOf(w, await paidOrder(w), { refund_type: 'all' }),
+  },
+  invalid_refund_address: {
+    params: { network: 'TRON' },
+    run: async (w) => refundOf(w, await paidOrder(w), { address: evmAddress(w) }),
+  },
+  order_not_refundable: {
+    run: async (w) => refundOf(w, (await createOrder(w)).order_id, {}),
+  },
+  refund_token_not_paid: {
+    params: { token_id: 'ETH_USDC' },
+    run: async (w) =>
+      refundOf(w, await paidOrder(w), { token_id: 'ETH_USDC', address: evmAddress(w) }),
+  },
+  nothing_to_refund: {
+    run: async (w) => refundOf(w, await paidOrder(w), { refund_type: 'overpaid' }),
+  },
+  refund_exceeds_refundable: {
+    params: { refundable: '10.000000' },
+    run: async (w) => refundOf(w, await paidOrder(w), { refund_type: 'partial', amount: '10.5' }),
+  },
+  insufficient_balance: {
+    run: async (w) => {
+      const orderId = await paidOrder(w);
+      // A crypto payout holds all but 5 USDT of the balance (and its fee): 10 no longer fits.
+      const balances = await w.as.get('/payment/balances?currency=USDT');
+      const available = new Decimal(balances.body.data.items[0].available as string);
+      const amount = available.minus(5).toFixed(6);
+      const { batch_id } = await createBatch(w, { items: [batchItem(w, { amount })] });
+      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      const items = await w.as.get(`/payment/crypto-payouts/batches/${batch_id}/items`);
+      const payoutId = items.body.data.items[0].payout_id as string;
+      await w.h.admin('POST', `/admin/payouts/${payoutId}/review`, { action: 'approve' });
+      await w.h.admin('POST', `/admin/sandbox/payouts/${payoutId}/execution`, {
+        outcome: 'processing',
+      });
+      return refundOf(w, orderId, {});
+    },
+  },
+  invalid_refund_status: {
+    run: async (w) => {
+      const answer = await refundOf(w, await paidOrder(w), {});
+      const refundId = answer.body.data.refund.refund_id as string;
+      await w.operator('POST', `/admin/acquiring/refunds/${refundId}/review`, { action: 'reject' });
+      return w.operator('POST', `/admin/acquiring/refunds/${refundId}/review`, {
+        action: 'approve',
+      });
+    },
+  },
+  order_not_resolvable: {
+    run: async (w) =>
+      w.operator('POST', `/admin/acquiring/orders/${await paidOrder(w)}/resolve`, {
+        action: 'accept',
+        reason: 'r',
+      }),
+  },
+  order_already_resolved: {
+    run: async (w) => {
+      const { order_id } = await createOrder(w, { expire_seconds: 60 });
+      await w.h.admin('POST', '/admin/sandbox/clock/advance', { seconds: 61 });
+      const refuse = { action: 'refuse', reason: 'never paid' };
+      await w.operator('POST', `/admin/acquiring/orders/${order_id}/resolve`, refuse);
+      return w.operator('POST', `/admin/acquiring/orders/${order_id}/resolve`, refuse);
+    },
+  },
+  nothing_to_accept: {
+    run: async (w) => {
+      const { order_id } = await createOrder(w, { expire_seconds: 60 });
+      await w.h.admin('POST', '/admin/sandbox/clock/advance', { seconds: 61 });
+      return w.operator('POST', `/admin/acquiring/orders/${order_id}/resolve`, {
+        action: 'accept',
+        reason: 'r',
+      });
+    },
+  },
+
   // -- Webhook management ---------------------------------------------------------------------
   invalid_webhook_url: {
     run: (w) =>
@@ -1021,6 +1101,25 @@ const batchOf = (w: World, overrides: Record<string, unknown>) =>
     currency: 'USDT',
     method_id: 2,
     items: [batchItem(w)],
+    ...overrides,
+  });
+
+/** An order of 10.00 paid in full with 10 TRON_USDT, confirmed: its id. */
+const paidOrder = async (w: World): Promise<string> => {
+  const { order_id } = await createOrder(w);
+  await w.h.admin('POST', `/admin/sandbox/acquiring/orders/${order_id}/payments`, {
+    token_id: 'TRON_USDT',
+    amount: '10.000000',
+    status: 'confirmed',
+  });
+  return order_id;
+};
+
+/** A full refund of the order to a TRON address, with `overrides`. */
+const refundOf = (w: World, orderId: string, overrides: Record<string, unknown>) =>
+  w.as.post(`/payment/acquiring/orders/${orderId}/refunds`, {
+    refund_type: 'full',
+    address: tronAddress(7),
     ...overrides,
   });
 

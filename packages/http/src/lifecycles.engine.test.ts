@@ -729,6 +729,8 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
         checkout_url: `https://pay.example/checkout/${order.order_id}`,
         notify_webhook_id: webhookId,
         redirect_automatically: false,
+        refunded_amount: '0.000000',
+        resolution: null,
         expire_time: order.created_at + 600,
         created_at: order.created_at,
         updated_at: order.created_at,
@@ -883,7 +885,10 @@ describe.each(storesUnderTest)('lifecycles end to end (real engine, $name)', (un
       expect(closed).toEqual({
         order: { ...order, status: 'closed', updated_at: closed.order.updated_at },
       });
-      expect(ok(await m.as.get(`/payment/acquiring/orders/${order.order_id}`))).toEqual(closed);
+      expect(ok(await m.as.get(`/payment/acquiring/orders/${order.order_id}`))).toEqual({
+        ...closed,
+        refunds: [],
+      });
       expect(
         refusalOf(
           await m.as.post(`/payment/acquiring/orders/${order.order_id}/close`, { reason: 'x' }),

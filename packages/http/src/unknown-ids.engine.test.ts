@@ -46,6 +46,13 @@ const cases: Readonly<Record<string, UnknownIdCase>> = {
   getOrder: { notFound: 'order_not_found', unknown: 'ord_999' },
   listOrderPayments: { notFound: 'order_not_found', unknown: 'ord_999' },
   closeOrder: { notFound: 'order_not_found', unknown: 'ord_999', body: { reason: 'test' } },
+  refundOrder: {
+    notFound: 'order_not_found',
+    unknown: 'ord_999',
+    body: { refund_type: 'full', address: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' },
+  },
+  listOrderRefunds: { notFound: 'order_not_found', unknown: 'ord_999' },
+  getRefund: { notFound: 'refund_not_found', unknown: 'rfd_999' },
   getBatch: { notFound: 'batch_not_found', unknown: 'bat_999' },
   addBatchItems: {
     notFound: 'batch_not_found',
@@ -73,6 +80,22 @@ const cases: Readonly<Record<string, UnknownIdCase>> = {
   listWebhookDeliveries: { notFound: 'webhook_not_found', unknown: 'wh_999' },
   redeliverWebhookDelivery: { notFound: 'webhook_not_found', unknown: 'dlv_999' },
   // Admin API
+  adminGetOrder: { notFound: 'order_not_found', unknown: 'ord_999' },
+  adminResolveOrder: {
+    notFound: 'order_not_found',
+    unknown: 'ord_999',
+    body: { action: 'accept', reason: 'paid late' },
+  },
+  adminReviewRefund: {
+    notFound: 'refund_not_found',
+    unknown: 'rfd_999',
+    body: { action: 'approve' },
+  },
+  sandboxRefundExecution: {
+    notFound: 'refund_not_found',
+    unknown: 'rfd_999',
+    body: { outcome: 'completed' },
+  },
   adminUpdateOperator: {
     notFound: 'operator_id_not_found',
     unknown: 'opr_999',

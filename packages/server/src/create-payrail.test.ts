@@ -196,6 +196,21 @@ describe('the typed facade', () => {
     expect(page.items).toHaveLength(1);
   });
 
+  it('reads statements, their CSV and the settlement report (ADR 0045)', async () => {
+    const payrail = await embed();
+    const acme = await merchantOf(payrail);
+    const period = { currency: 'USD', start_at: 0, end_at: 4_000_000_000 } as const;
+    const { statement } = orThrow(await acme.statements.statement(period));
+    expect(statement.available).toMatchObject({ opening: '0.00', closing: '100.00' });
+    const csv = orThrow(await acme.statements.statementCsv(period));
+    let text = '';
+    for await (const chunk of csv.chunks) text += chunk;
+    expect(text).toMatch(/\r\nclosing,\d+,[^,]+,USD,available,,,100\.00,,,,\r\n/);
+    const date = new Date((statement.end_at - 1) * 1000).toISOString().slice(0, 10);
+    const { report } = orThrow(await payrail.admin.settlementReport({ date }));
+    expect(report.platform_totals).toMatchObject([{ currency: 'USD', accounts: 1 }]);
+  });
+
   it('serves the same engine over HTTP as payrail.app', async () => {
     const payrail = await embed();
     const response = await payrail.app.request('/admin/merchants', {

@@ -39,6 +39,9 @@ import type {
   PayrailError,
   SandboxExecutionRequest,
   SandboxPaymentRequest,
+  SettlementReportQuery,
+  StatementExportQuery,
+  StatementQuery,
   WebhookCreateRequest,
   WebhookUpdateRequest,
   WithdrawalListQuery,
@@ -118,6 +121,14 @@ export interface MerchantFacade {
     /** The account's audit trail, newest first (ADR 0040). */
     audit(query?: QueryOf<AuditListQuery>): Answer<Engine['accounts']['audit']>;
   };
+  /** Statements that tie out (ADR 0045); `currency`, `start_at` and `end_at` are required. */
+  readonly statements: {
+    statement(query: QueryOf<StatementQuery>): Answer<Engine['statements']['statement']>;
+    /** The CSV: its `chunks` are read from the store, a page at a time, as they are consumed. */
+    statementCsv(
+      query: QueryOf<StatementExportQuery>,
+    ): Answer<Engine['statements']['statementCsv']>;
+  };
   readonly payoutSetup: {
     methods(query?: QueryOf<PayoutMethodListQuery>): Answer<Engine['payoutSetup']['methods']>;
     networks(query?: QueryOf<PayoutNetworkListQuery>): Answer<Engine['payoutSetup']['networks']>;
@@ -190,6 +201,10 @@ export const merchantFacade = (engine: Engine, caller: Caller): MerchantFacade =
     ledger: (query) => engine.accounts.ledger(caller, queryOf(query)),
     audit: (query) => engine.accounts.audit(caller, queryOf(query)),
   },
+  statements: {
+    statement: (query) => engine.statements.statement(caller, queryOf(query)),
+    statementCsv: (query) => engine.statements.statementCsv(caller, queryOf(query)),
+  },
   payoutSetup: {
     methods: (query) => engine.payoutSetup.methods(caller, queryOf(query)),
     networks: (query) => engine.payoutSetup.networks(caller, queryOf(query)),
@@ -253,6 +268,8 @@ export interface AdminFacade {
   rotateOperator(operatorId: string): Answer<Admin['rotateOperator']>;
   /** The audit trail, newest first (ADR 0040). */
   audit(query?: QueryOf<AuditListQuery>): Answer<Admin['audit']>;
+  /** One UTC day across merchants (ADR 0045); `date` (YYYY-MM-DD) is required. */
+  settlementReport(query: QueryOf<SettlementReportQuery>): Answer<Admin['settlementReport']>;
   createMerchant(input: MerchantCreateInput): Answer<Admin['createMerchant']>;
   updateAccount(accountId: string, input: AccountUpdateRequest): Answer<Admin['updateAccount']>;
   rotateNotifySecret(accountId: string): Answer<Admin['rotateNotifySecret']>;
@@ -300,6 +317,7 @@ export const adminFacade = (engine: Engine, operator: Operator): AdminFacade => 
     updateOperator: (operatorId, input) => admin.updateOperator(operator, operatorId, input),
     rotateOperator: (operatorId) => admin.rotateOperator(operator, operatorId),
     audit: (query) => admin.audit(operator, queryOf(query)),
+    settlementReport: (query) => admin.settlementReport(operator, queryOf(query)),
     createMerchant: (input) => admin.createMerchant(operator, input),
     updateAccount: (accountId, input) => admin.updateAccount(operator, accountId, input),
     rotateNotifySecret: (accountId) => admin.rotateNotifySecret(operator, accountId),

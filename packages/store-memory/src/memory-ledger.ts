@@ -106,6 +106,7 @@ export const memoryLedger = (state: MemoryState, undo: UndoLog, guard: () => voi
         (record) =>
           (query.currency === undefined || record.currency === query.currency) &&
           (query.recordType === undefined || record.record_type === query.recordType) &&
+          (query.bucket === undefined || record.bucket === query.bucket) &&
           (query.createdFrom === undefined || record.created_at >= query.createdFrom) &&
           (query.createdTo === undefined || record.created_at <= query.createdTo),
       );

@@ -330,6 +330,7 @@ const entryConditionsOf = (query: LedgerQuery): { where: string; params: SqlValu
   };
   if (query.currency !== undefined) add('currency =', query.currency);
   if (query.recordType !== undefined) add('record_type =', query.recordType);
+  if (query.bucket !== undefined) add('bucket =', query.bucket);
   if (query.createdFrom !== undefined) add('created_at >=', query.createdFrom);
   if (query.createdTo !== undefined) add('created_at <=', query.createdTo);
   return { where: conditions.join(' AND '), params };
@@ -350,8 +351,10 @@ const entriesOf = async (
       LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...params, Math.max(0, query.limit), Math.max(0, query.offset)],
   );
-  // Without a time range the kept counts answer; a range is counted over its records.
-  const ranged = query.createdFrom !== undefined || query.createdTo !== undefined;
+  // Without a time range the kept counts answer; a range (or a bucket, which the counts do not
+  // keep) is counted over its records.
+  const ranged =
+    query.createdFrom !== undefined || query.createdTo !== undefined || query.bucket !== undefined;
   const count = await session.query<{ total: number }>(
     ranged
       ? `SELECT count(*) AS total FROM ${records} WHERE ${where}`

@@ -221,6 +221,17 @@ export const recordFixtures: RecordFixtures = {
     }),
     filterValues: { order_id: ['ord_a', 'ord_b'] },
   },
+  acquiringRefunds: {
+    build: (seed) => ({
+      refund_id: `rfd_${pad(seed.n)}`,
+      account_id: seed.scope,
+      order_id: `ord_${pad(seed.n)}`,
+      status: 'requested',
+      snapshot: { version: 1, snapshot: { value: 'requested', context: { amount: '1.000000' } } },
+      ...times(seed),
+    }),
+    filterValues: { order_id: ['ord_a', 'ord_b'], status: ['requested', 'completed'] },
+  },
   depositAddresses: {
     build: (seed) => ({
       address_id: `dad_${pad(seed.n)}`,

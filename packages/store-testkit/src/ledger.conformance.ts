@@ -381,6 +381,27 @@ export const ledgerConformance = (ctx: SuiteContext): void => {
     assert.deepEqual(idsOf(early), ['dep_1:deposit available']);
   });
 
+  test('entries filter by bucket, with the other filters; total counts the bucket only', async (h) => {
+    await history(h);
+    const held = await entries(h, { bucket: 'held', sort: 'asc' });
+    assert.deepEqual(
+      [idsOf(held), held.total],
+      [ascending.filter((key) => key.endsWith(' held')), 3],
+    );
+    const lastAvailable = await entries(h, {
+      bucket: 'available',
+      currency: 'USD',
+      createdTo: t0 + 250,
+      limit: 1,
+    });
+    assert.deepEqual(
+      [idsOf(lastAvailable), lastAvailable.items[0]?.balance_after, lastAvailable.total],
+      [['po_1:payout_hold available'], '80.00', 3],
+    );
+    const none = await entries(h, { bucket: 'held', createdTo: t0 + 100 });
+    assert.deepEqual([none.items, none.total], [[], 0]);
+  });
+
   test('entries page with limit and offset; total counts every match', async (h) => {
     await history(h);
     const page = await entries(h, { sort: 'asc', limit: 2, offset: 2 });

@@ -10,6 +10,8 @@ import {
   balancesOf,
   depositJournal,
   type Journal,
+  type MerchantBucket,
+  merchantBuckets,
   money,
   type OutboxDestination,
   payoutHoldJournal,
@@ -121,6 +123,7 @@ type ReadOp =
       readonly kind: 'entries';
       readonly account: Account;
       readonly recordType: RecordType | null;
+      readonly bucket: MerchantBucket | null;
     })
   | { readonly kind: 'getOutbox'; readonly outbox: number }
   | { readonly kind: 'getTimer'; readonly business: number }
@@ -228,6 +231,7 @@ const readOp: fc.Arbitrary<ReadOp> = fc.oneof(
     kind: fc.constant('entries' as const),
     account,
     recordType: optional(fc.constantFrom<RecordType>('deposit', 'payout_hold', 'payout_release')),
+    bucket: optional(fc.constantFrom<MerchantBucket>(...merchantBuckets)),
     createdFrom: optional(second),
     sort,
     limit: fc.integer({ min: 1, max: 4 }),
@@ -398,6 +402,7 @@ const applyRead = (tx: StoreTransaction, o: ReadOp): Promise<unknown> => {
       return tx.ledger.entries({
         accountId: accounts[o.account],
         ...(o.recordType === null ? {} : { recordType: o.recordType }),
+        ...(o.bucket === null ? {} : { bucket: o.bucket }),
         ...(o.createdFrom === null ? {} : { createdFrom: o.createdFrom }),
         ...(o.sort === null ? {} : { sort: o.sort }),
         limit: o.limit,

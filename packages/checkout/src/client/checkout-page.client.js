@@ -18,7 +18,8 @@
    *   order_amount: string, pay_amount: string, paid_amount_total: string,
    *   remaining_amount: string, overpaid_amount: string, expire_time: number,
    *   pay_tokens: Token[], selected_token: Selection | null, redirect_url?: string,
-   *   redirect_automatically: boolean, logo_url?: string
+   *   redirect_automatically: boolean, logo_url?: string, refunded_amount: string,
+   *   refunds: { refund_id: string, token_id: string, amount: string, status: string }[]
    * }} Order
    */
   /**
@@ -210,6 +211,33 @@
     element.hidden = warning === '';
   };
 
+  /** What the merchant sends back to the payer, and how far each refund got (ADR 0044). */
+  const renderRefunds = () => {
+    const o = order;
+    const refunds = o.refunds ?? [];
+    show('refunds', refunds.length > 0);
+    if (refunds.length === 0) return;
+    const currency = payCurrency(o);
+    setText(
+      'refunds-title',
+      t('refund.title', { amount: formatDecimal(o.refunded_amount), currency }),
+    );
+    const list = byId('refund-list');
+    list.replaceChildren(
+      ...refunds.map((refund) => {
+        const item = document.createElement('li');
+        const key = /** @type {MessageKey} */ (`refund.status.${refund.status}`);
+        const status = Object.hasOwn(boot.messages, key) ? t(key) : refund.status;
+        item.textContent = t('refund.line', {
+          amount: formatDecimal(refund.amount),
+          currency: refund.token_id.slice(refund.token_id.lastIndexOf('_') + 1),
+          status,
+        });
+        return item;
+      }),
+    );
+  };
+
   const renderCountdown = () => {
     const left = secondsLeft();
     setText('countdown', clockText(left));
@@ -270,6 +298,7 @@
     show('expiry-row', !final);
     show('expires-row', !final);
     renderWarning();
+    renderRefunds();
 
     const selected = o.selected_token;
     show('choose', !final && (selected === null || choosing));

@@ -48,6 +48,15 @@ const messages = {
   'warning.expiring':
     'Less than {minutes} minutes left. A payment that arrives after the order expires has to be settled with the merchant.',
 
+  'refund.title': 'Refunded to you: {amount} {currency}',
+  'refund.line': '{amount} {currency}: {status}',
+  'refund.status.requested': 'requested',
+  'refund.status.approved': 'approved, about to be sent',
+  'refund.status.processing': 'on its way',
+  'refund.status.completed': 'sent',
+  'refund.status.failed': 'failed; contact the merchant',
+  'refund.status.rejected': 'declined',
+
   'choose.title': 'Choose what to pay with',
   'choose.option': '{currency} on {network}',
   'choose.error.final': 'This order can no longer be paid.',

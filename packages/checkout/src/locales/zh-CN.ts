@@ -48,6 +48,15 @@ export const zhCN: CheckoutLocale = {
     'warning.overpaid': '您多付了 {amount} {currency}。请联系商户处理差额。',
     'warning.expiring': '剩余时间不足 {minutes} 分钟。订单过期后到账的付款需要与商户协商处理。',
 
+    'refund.title': '已退款给您：{amount} {currency}',
+    'refund.line': '退款 {amount} {currency}：{status}',
+    'refund.status.requested': '已申请',
+    'refund.status.approved': '已批准，即将发送',
+    'refund.status.processing': '发送中',
+    'refund.status.completed': '已发送',
+    'refund.status.failed': '失败，请联系商户',
+    'refund.status.rejected': '已拒绝',
+
     'choose.title': '选择付款方式',
     'choose.option': '{network} 上的 {currency}',
     'choose.error.final': '此订单已无法付款。',

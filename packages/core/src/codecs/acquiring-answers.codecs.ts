@@ -5,9 +5,12 @@
  * did.
  */
 import * as t from 'io-ts';
+import { resolutionActions } from '../machines/acquiring-order.machine.js';
+import { refundStatuses } from '../machines/acquiring-refund.machine.js';
 import { orderStatuses, paymentStatuses } from '../machines/order-status.js';
 import { cryptoCurrencies } from '../money/money.js';
 import { chainNetworks, payTokenIds } from '../money/pay-tokens.js';
+import { RefundView } from './acquiring-refund.codecs.js';
 import {
   DecimalString,
   nullable,
@@ -22,6 +25,14 @@ const PaymentStatusCode = oneOf('PaymentStatus', paymentStatuses);
 const PayTokenIdCode = oneOf('PayTokenId', payTokenIds);
 const ChainNetworkCode = t.keyof(chainNetworks);
 const CryptoCurrencyCode = oneOf('CryptoCurrency', cryptoCurrencies);
+
+/** An operator's resolution of an order's exception (ADR 0044). */
+export const OrderResolutionView = t.strict({
+  action: oneOf('ResolutionAction', resolutionActions),
+  reason: t.string,
+  operator_id: t.string,
+  resolved_at: UnixSeconds,
+});
 
 /** `data.order` of the interface's order answers; a direct-mode order has `checkout_url: ""`. */
 export const OrderView = t.strict({
@@ -42,6 +53,10 @@ export const OrderView = t.strict({
   notify_webhook_id: t.string,
   /** Beyond the interface (ADR 0021): the hosted page redirects by itself once completed. */
   redirect_automatically: t.boolean,
+  /** Beyond the interface (ADR 0044): refunds requested, on their way or sent, in tokens. */
+  refunded_amount: DecimalString,
+  /** Beyond the interface (ADR 0044): an operator's resolution, null while there is none. */
+  resolution: nullable(OrderResolutionView),
   expire_time: UnixSeconds,
   ...timestamps,
 });
@@ -59,11 +74,14 @@ const tokenAddress = {
 export const PaymentAddressView = t.strict(tokenAddress);
 export type PaymentAddressView = t.TypeOf<typeof PaymentAddressView>;
 
-/** The answer of order create, get and close: `{order}`, plus `payment_address` once chosen. */
+/**
+ * The answer of order create, get and close: `{order}`, plus `payment_address` once chosen; an
+ * order's read and an operator's resolution add its refunds, oldest first (ADR 0044).
+ */
 export const OrderAnswer = t.exact(
   t.intersection([
     t.type({ order: OrderView }),
-    t.partial({ payment_address: PaymentAddressView }),
+    t.partial({ payment_address: PaymentAddressView, refunds: t.readonlyArray(RefundView) }),
   ]),
 );
 export type OrderAnswer = t.TypeOf<typeof OrderAnswer>;
@@ -85,11 +103,33 @@ export const PaymentView = t.strict({
 });
 export type PaymentView = t.TypeOf<typeof PaymentView>;
 
+/** An operator's view of an order: its answer, every payment record (late ones too), its refunds. */
+export const AdminOrderAnswer = t.exact(
+  t.intersection([
+    t.type({
+      order: OrderView,
+      payments: t.readonlyArray(PaymentView),
+      refunds: t.readonlyArray(RefundView),
+    }),
+    t.partial({ payment_address: PaymentAddressView }),
+  ]),
+);
+export type AdminOrderAnswer = t.TypeOf<typeof AdminOrderAnswer>;
+
 /** One token the payer may choose on the hosted page. */
 const CheckoutPayToken = t.strict({
   token_id: PayTokenIdCode,
   network: ChainNetworkCode,
   currency: CryptoCurrencyCode,
+});
+
+/** A refund as the payer's page shows it: how much, in which token, how far it got. */
+const CheckoutRefund = t.strict({
+  refund_id: t.string,
+  token_id: PayTokenIdCode,
+  amount: DecimalString,
+  status: oneOf('RefundStatus', refundStatuses),
+  updated_at: UnixSeconds,
 });
 
 /** `data.order` of the checkout page's calls: what the payer's page may know. */
@@ -112,6 +152,9 @@ export const CheckoutOrderView = t.exact(
       selected_token: nullable(PaymentAddressView),
       /** Once completed, the page goes to redirect_url by itself (ADR 0021). */
       redirect_automatically: t.boolean,
+      /** What the merchant refunds the payer, and each refund as it stands (ADR 0044). */
+      refunded_amount: DecimalString,
+      refunds: t.readonlyArray(CheckoutRefund),
     }),
     t.partial({ redirect_url: t.string, logo_url: t.string }),
   ]),

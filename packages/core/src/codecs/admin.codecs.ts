@@ -56,6 +56,7 @@ export const apiKeyPermissions = [
   'payment.acquiring.create',
   'payment.acquiring.read',
   'payment.acquiring.close',
+  'payment.acquiring.refund',
   'payment.webhook.read',
   'payment.webhook.write',
 ] as const;

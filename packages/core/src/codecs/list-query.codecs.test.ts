@@ -13,7 +13,11 @@ import {
   PayoutMethodListQuery,
   PayoutNetworkListQuery,
   payoutStatusFilterValues,
+  SettlementReportQuery,
+  StatementExportQuery,
+  StatementQuery,
   toQueryParams,
+  utcDayStart,
   WithdrawalListQuery,
 } from './list-query.codecs.js';
 
@@ -144,7 +148,7 @@ describe('filters', () => {
         sort_order: 'asc',
       }),
     );
-    expect(messageOf(LedgerListQuery, { record_type: 'refund' })).toBe('invalid record_type');
+    expect(messageOf(LedgerListQuery, { record_type: 'refunded' })).toBe('invalid record_type');
     expect(messageOf(LedgerListQuery, { sort_by: 'amount' })).toBe('invalid sort_by');
     expect(messageOf(LedgerListQuery, { sort_order: 'DESC' })).toBe('invalid sort_order');
   });
@@ -234,6 +238,55 @@ describe('filters', () => {
 
   it('something that is not a parameter record is Validation Failed', () => {
     expect(messageOf(PayoutListQuery, 'limit=5')).toBe('Validation Failed');
+  });
+});
+
+describe('required parameters (statements and the settlement report, ADR 0045)', () => {
+  const period = { currency: 'USD', start_at: '100', end_at: '200' };
+
+  it('a statement needs its currency and period, checked before any value, in declared order', () => {
+    expect(decodeWith(StatementQuery)(period)).toEqual(
+      E.right({ currency: 'USD', start_at: 100, end_at: 200, limit: 20, offset: 0 }),
+    );
+    expect(decodeWith(StatementExportQuery)({ ...period, limit: '5' })).toEqual(
+      E.right({ currency: 'USD', start_at: 100, end_at: 200 }),
+    );
+    expect(messageOf(StatementQuery, {})).toBe('currency required');
+    expect(messageOf(StatementQuery, { currency: '', start_at: 'x' })).toBe('currency required');
+    expect(messageOf(StatementQuery, { currency: 'EUR', end_at: '1' })).toBe('start_at required');
+    expect(messageOf(StatementExportQuery, { currency: 'USD', start_at: '1' })).toBe(
+      'end_at required',
+    );
+    expect(messageOf(StatementQuery, { ...period, currency: 'EUR' })).toBe('invalid currency');
+    expect(messageOf(StatementQuery, { ...period, start_at: '201' })).toBe('invalid end_at');
+    expect(E.isRight(decodeWith(StatementQuery)({ ...period, start_at: '200' }))).toBe(true);
+  });
+
+  it('is holds for a decoded statement query only', () => {
+    expect(
+      StatementQuery.is({ currency: 'USD', start_at: 1, end_at: 2, limit: 20, offset: 0 }),
+    ).toBe(true);
+    expect(StatementQuery.is({ start_at: 1, end_at: 2, limit: 20, offset: 0 })).toBe(false);
+  });
+
+  it('a settlement report needs a UTC day that exists', () => {
+    expect(decodeWith(SettlementReportQuery)({ date: '2024-02-29' })).toEqual(
+      E.right({ date: '2024-02-29', limit: 20, offset: 0 }),
+    );
+    expect(messageOf(SettlementReportQuery, {})).toBe('date required');
+    for (const date of ['2023-02-29', '2027-13-01', '2027-1-15', '15/01/2027', '1969-12-31']) {
+      expect(messageOf(SettlementReportQuery, { date }), date).toBe('invalid date');
+    }
+    expect(utcDayStart('2027-01-15')).toBe(1_800_000_000 - 8 * 3600);
+    expect(utcDayStart('1970-01-01')).toBe(0);
+    expect(utcDayStart('2027-02-30')).toBeUndefined();
+  });
+
+  it('balances take a point in time', () => {
+    expect(decodeWith(BalanceListQuery)({ at: '1800000000' })).toEqual(
+      E.right({ at: 1_800_000_000 }),
+    );
+    expect(messageOf(BalanceListQuery, { at: '-1' })).toBe('invalid at');
   });
 });
 

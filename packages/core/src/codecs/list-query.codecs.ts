@@ -16,7 +16,10 @@
  *  - an empty value (`?status=`) counts as not sent; parameters the endpoint does not define are
  *    ignored, so clients may add cache-busting or tracing parameters;
  *  - `start_at` and `end_at` are Unix seconds and bound `created_at` inclusively; `start_at`
- *    after `end_at` is `invalid end_at`.
+ *    after `end_at` is `invalid end_at`;
+ *  - a few queries have required parameters (a statement's currency and period, a report's day):
+ *    one left out, or sent empty, answers `currency required` or `<param> required` before any
+ *    value is judged.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
@@ -27,7 +30,7 @@ import { executionStatuses, reviewStatuses } from '../machines/payout.machine.js
 import { currencies } from '../money/money.js';
 import { chainNetworks } from '../money/pay-tokens.js';
 import type { SortOrder } from '../ports/store.js';
-import { keysOf } from '../typed-records.js';
+import { keysOf, recordOf } from '../typed-records.js';
 import {
   DefaultType,
   equalJsonValues,
@@ -36,6 +39,7 @@ import {
   type LeafSchema,
   type LeafType,
   leafFrom,
+  present,
   type RequestType,
   request,
   rule,
@@ -198,12 +202,21 @@ type DefaultedKey<P extends t.Props> = {
   [K in keyof P]: P[K] extends { readonly _tag: 'DefaultType' } ? K : never;
 }[keyof P];
 
-/** The decoded query: defaulted parameters always there, the others only when sent. */
-export type ListQueryOf<P extends t.Props> = Flatten<
-  { readonly [K in DefaultedKey<P>]: t.TypeOf<P[K]> } & {
-    readonly [K in Exclude<keyof P, DefaultedKey<P>>]?: t.TypeOf<P[K]>;
+/**
+ * The decoded query: defaulted and required (`R`) parameters always there, the others only when
+ * sent.
+ */
+export type ListQueryOf<P extends t.Props, R extends keyof P = never> = Flatten<
+  { readonly [K in DefaultedKey<P> | R]: t.TypeOf<P[K]> } & {
+    readonly [K in Exclude<keyof P, DefaultedKey<P> | R>]?: t.TypeOf<P[K]>;
   }
 >;
+
+/** A required parameter left out: the catalogue's `currency required`, else `<param> required`. */
+const missingParam = (param: string): PayrailError =>
+  param === 'currency'
+    ? payrailError('currency_required')
+    : payrailError('field_required', { field: param });
 
 /** A number the decoded query holds under `key`, if any. */
 const numberAt = (query: object, key: string): number | undefined => {
@@ -222,34 +235,44 @@ const timeWindowInOrder = rule<object>(
 
 /**
  * A list endpoint's query codec: a `request` over the query object (not an object: `Validation
- * Failed`) whose `format` is a `t.partial` of the parameters in their declared order, so the
- * first bad one answers; an empty value (`?status=`) is read as not sent. `encode` gives the wire
- * strings back, and `is` holds for decoded queries (every defaulted parameter there, nothing
- * else).
+ * Failed`) whose `required` stage, when the endpoint has required parameters, refuses the first
+ * one left out, and whose `format` is a `t.partial` of the parameters in their declared order, so
+ * the first bad one answers; an empty value (`?status=`) is read as not sent. `encode` gives the
+ * wire strings back, and `is` holds for decoded queries (every defaulted and required parameter
+ * there, nothing else).
  */
-export class ListQueryType<P extends t.Props> extends t.Type<
-  ListQueryOf<P>,
+export class ListQueryType<P extends t.Props, R extends keyof P & string = never> extends t.Type<
+  ListQueryOf<P, R>,
   Record<string, string>,
   unknown
 > {
   readonly _tag = 'ListQueryType' as const;
   readonly query: RequestType<t.PartialC<P>>;
-  constructor(name: string, params: P) {
+  /** The parameters a query must send, in their declared order (the document says so). */
+  readonly requiredParameters: readonly R[];
+  constructor(name: string, params: P, required: readonly R[] = []) {
     const query = request(
       name,
-      { format: t.partial(params), rules: [timeWindowInOrder] },
+      {
+        ...(required.length === 0
+          ? {}
+          : { required: t.type(recordOf(required, (param) => present(missingParam(param)))) }),
+        format: t.partial(params),
+        rules: [timeWindowInOrder],
+      },
       payrailError('validation_failed'),
     );
-    const validate = (u: unknown, c: t.Context): t.Validation<ListQueryOf<P>> =>
-      // The format stage filled in every defaulted parameter (`withDefault`), so the decoded
-      // partial object has the keys `ListQueryOf` says it always has.
+    const validate = (u: unknown, c: t.Context): t.Validation<ListQueryOf<P, R>> =>
+      // The format stage filled in every defaulted parameter (`withDefault`) and the required
+      // stage let through only queries that send every required one, so the decoded partial
+      // object has the keys `ListQueryOf` says it always has.
       query.validate(
         isJsonObject(u)
           ? Object.fromEntries(Object.entries(u).filter(([, value]) => value !== ''))
           : u,
         c,
-      ) as t.Validation<ListQueryOf<P>>;
-    const is = (u: unknown): u is ListQueryOf<P> => {
+      ) as t.Validation<ListQueryOf<P, R>>;
+    const is = (u: unknown): u is ListQueryOf<P, R> => {
       if (!isJsonObject(u)) return false;
       const entries = Object.entries(u);
       if (!entries.every(([, value]) => isQueryValue(value))) return false;
@@ -258,6 +281,7 @@ export class ListQueryType<P extends t.Props> extends t.Type<
     };
     super(name, is, validate, toQueryParams);
     this.query = query;
+    this.requiredParameters = required;
   }
   /** The parameters, in their declared order: the structure the document reads. */
   get format(): t.PartialC<P> {
@@ -265,8 +289,11 @@ export class ListQueryType<P extends t.Props> extends t.Type<
   }
 }
 
-const listQuery = <P extends t.Props>(name: string, params: P): ListQueryType<P> =>
-  new ListQueryType(name, params);
+const listQuery = <P extends t.Props, R extends keyof P & string = never>(
+  name: string,
+  params: P,
+  required: readonly R[] = [],
+): ListQueryType<P, R> => new ListQueryType(name, params, required);
 
 // ---------------------------------------------------------------------------------------------
 // The list endpoints, parameters in the interface's order
@@ -278,8 +305,14 @@ export const AccountListQuery = listQuery('AccountListQuery', {
 });
 export type AccountListQuery = t.TypeOf<typeof AccountListQuery>;
 
-/** `GET /payment/balances`: not paginated, one balance per currency. */
-export const BalanceListQuery = listQuery('BalanceListQuery', { currency });
+/**
+ * `GET /payment/balances`: not paginated, one balance per currency; with `at`, the balances as
+ * they stood at the end of that second (every record created at or before it).
+ */
+export const BalanceListQuery = listQuery('BalanceListQuery', {
+  currency,
+  at: unixSeconds('at', 'balances as of this second: records created at or before it'),
+});
 export type BalanceListQuery = t.TypeOf<typeof BalanceListQuery>;
 
 const fundingRecordParams = {
@@ -344,6 +377,68 @@ export const PayoutNetworkListQuery = listQuery('PayoutNetworkListQuery', {
   include_schema: withDefault(flag('include_schema', 'field schemas too'), false),
 });
 export type PayoutNetworkListQuery = t.TypeOf<typeof PayoutNetworkListQuery>;
+
+/**
+ * A statement's period, `[start_at, end_at)` in Unix seconds: from its first second to the one
+ * after its last, so consecutive periods share a bound and no record falls in two (ADR 0045).
+ */
+const period = {
+  start_at: unixSeconds('start_at', 'first second of the period (Unix seconds, inclusive)'),
+  end_at: unixSeconds(
+    'end_at',
+    'second after the period (Unix seconds, exclusive); a later one than now reads as now + 1',
+  ),
+};
+const statementRequired = ['currency', 'start_at', 'end_at'] as const;
+
+/** `GET /payment/statements`: one currency over a period, its records paged (ADR 0045). */
+export const StatementQuery = listQuery(
+  'StatementQuery',
+  { currency, ...period, ...page },
+  statementRequired,
+);
+export type StatementQuery = t.TypeOf<typeof StatementQuery>;
+
+/** `GET /payment/statements.csv`: the same statement with every record, streamed as CSV. */
+export const StatementExportQuery = listQuery(
+  'StatementExportQuery',
+  { currency, ...period },
+  statementRequired,
+);
+export type StatementExportQuery = t.TypeOf<typeof StatementExportQuery>;
+
+const utcDayPattern = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+
+/** The first second of a calendar day `YYYY-MM-DD` (UTC), or `undefined` for no such day. */
+export const utcDayStart = (day: string): number | undefined => {
+  const [, year, month, date] = utcDayPattern.exec(day) ?? [];
+  if (year === undefined || month === undefined || date === undefined) return undefined;
+  const start = Date.UTC(Number(year), Number(month) - 1, Number(date));
+  const read = new Date(start);
+  // `Date.UTC` rolls 2027-02-30 over into March: a day that does not exist reads back otherwise.
+  const exists =
+    read.getUTCFullYear() === Number(year) &&
+    read.getUTCMonth() === Number(month) - 1 &&
+    read.getUTCDate() === Number(date);
+  return exists && Number(year) >= 1970 ? start / 1000 : undefined;
+};
+
+const utcDay = (name: string, description: string) => {
+  const is = (u: unknown): u is string => typeof u === 'string' && utcDayStart(u) !== undefined;
+  return param<string>(name, is, (raw) => (is(raw) ? raw : undefined), {
+    type: 'string',
+    format: 'date',
+    description,
+  });
+};
+
+/** `GET /admin/reports/settlement`: one UTC day across merchants, its rows paged (ADR 0045). */
+export const SettlementReportQuery = listQuery(
+  'SettlementReportQuery',
+  { date: utcDay('date', 'the UTC day (YYYY-MM-DD)'), ...page },
+  ['date'],
+);
+export type SettlementReportQuery = t.TypeOf<typeof SettlementReportQuery>;
 
 /**
  * A list with nothing to filter but its page (limit, offset): the webhooks, their deliveries,

@@ -33,6 +33,7 @@ export const operatorPermissions = [
   'admin.api_keys.write',
   'admin.catalogue.write',
   'admin.payouts.review',
+  'admin.acquiring.review',
   'admin.balances.credit',
   'admin.sandbox.simulate',
 ] as const;
@@ -41,13 +42,13 @@ export type OperatorPermission = (typeof operatorPermissions)[number];
 /**
  * The role matrix. Every role reads. `admin` runs the platform (operators, merchants and their
  * accounts, freezes included, API keys, the payout catalogue); `reviewer` decides payouts under
- * review; `treasurer` moves sandbox money (credits, the upstream's simulated outcomes and the
+ * review, and refunds under review and orders' exceptions (ADR 0044); `treasurer` moves sandbox money (credits, the upstream's simulated outcomes and the
  * sandbox clock). No role both configures and moves money, so one operator alone cannot create
  * a merchant, fund it and approve its payout.
  */
 export const operatorRoleMatrix: { readonly [R in OperatorRole]: readonly OperatorPermission[] } = {
   viewer: ['admin.read'],
-  reviewer: ['admin.read', 'admin.payouts.review'],
+  reviewer: ['admin.read', 'admin.payouts.review', 'admin.acquiring.review'],
   treasurer: ['admin.read', 'admin.balances.credit', 'admin.sandbox.simulate'],
   admin: [
     'admin.read',

@@ -26,6 +26,7 @@ import {
   itemsOfLength,
   merchantLabel,
   payTokenIdArb,
+  refundCreateInputArb,
   sandboxLookup,
   validBeneficiary,
   validBeneficiaryAccount,
@@ -202,6 +203,24 @@ const listQueryBody = fc.record(
   optionalKeys,
 );
 
+/** A statement's query: its required currency and period, and a page (ADR 0045). */
+const statementQueryBody = fc.record({
+  currency: fc.constantFrom('USD', 'USDT'),
+  start_at: fc.nat(1_000).map(String),
+  end_at: fc.integer({ min: 1_000, max: 2_000 }).map(String),
+  limit: fc.integer({ min: 1, max: 100 }).map(String),
+});
+
+/** Lists whose queries have required parameters: bodies that send them. */
+const listQueryBodies: Readonly<Record<string, fc.Arbitrary<Body>>> = {
+  StatementQuery: statementQueryBody,
+  StatementExportQuery: statementQueryBody,
+  SettlementReportQuery: fc.record({
+    date: fc.constantFrom('2027-01-15', '2024-02-29', '1970-01-01'),
+    offset: fc.nat(100).map(String),
+  }),
+};
+
 const operatorRoles = ['viewer', 'reviewer', 'treasurer', 'admin'] as const;
 
 /**
@@ -268,6 +287,19 @@ const validBodies: Readonly<Record<string, fc.Arbitrary<Body>>> = {
     { requiredKeys: ['outcome'] },
   ),
   SandboxPaymentRequest: sandboxPaymentBody,
+  AcquiringRefundCreateRequest: refundCreateInputArb,
+  RefundReviewRequest: fc.record(
+    { action: fc.constantFrom('approve', 'reject'), reason },
+    { requiredKeys: ['action'] },
+  ),
+  OrderResolveRequest: fc.record(
+    {
+      action: fc.constantFrom(...core.resolutionActions),
+      reason: fc.constant('paid late'),
+      refund_address: fc.constant('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7'),
+    },
+    { requiredKeys: ['action', 'reason'] },
+  ),
   WebhookCreateRequest: webhookCreateInputArb,
   WebhookUpdateRequest: webhookUpdateInputArb,
 };
@@ -282,7 +314,10 @@ const exportedRequestCodecs: readonly (readonly [string, t.Mixed])[] = Object.en
 const decoders: readonly (readonly [string, Decode, fc.Arbitrary<Body>])[] = [
   ...exportedRequestCodecs.flatMap(
     ([name, codec]): (readonly [string, Decode, fc.Arbitrary<Body>])[] => {
-      const bodies = codec instanceof ListQueryType ? listQueryBody : validBodies[name];
+      const bodies =
+        codec instanceof ListQueryType
+          ? (listQueryBodies[name] ?? listQueryBody)
+          : validBodies[name];
       return bodies === undefined ? [] : [[name, decodeWith(codec), bodies]];
     },
   ),

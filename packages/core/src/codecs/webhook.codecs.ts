@@ -49,6 +49,13 @@ export const webhookEventPatterns = [
   'payout.execution.completed',
   'payout.execution.failed',
   'payout.execution.returned',
+  'acquiring.refund.*',
+  'acquiring.refund.requested',
+  'acquiring.refund.approved',
+  'acquiring.refund.rejected',
+  'acquiring.refund.processing',
+  'acquiring.refund.completed',
+  'acquiring.refund.failed',
 ] as const;
 export type WebhookEventPattern = (typeof webhookEventPatterns)[number];
 

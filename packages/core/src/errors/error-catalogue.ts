@@ -394,6 +394,54 @@ export const errorCatalogue = {
     'business',
     'decisions',
   ),
+  // Refunds and resolutions of orders (issue 21, ADR 0044)
+  refund_not_found: entry('acquiring', 'refund not found', 'not_found', 'payrail'),
+  refund_type_invalid: entry(
+    'acquiring',
+    'refund_type must be full, partial or overpaid',
+    'validation',
+    'payrail',
+  ),
+  invalid_refund_address: entry(
+    'acquiring',
+    'invalid <network> refund address',
+    'validation',
+    'payrail',
+  ),
+  order_not_refundable: entry(
+    'acquiring',
+    'only a completed, underpaid or expired_paid order can be refunded',
+    'business',
+    'payrail',
+  ),
+  refund_token_not_paid: entry(
+    'acquiring',
+    'token not paid on order: <token_id>',
+    'business',
+    'payrail',
+  ),
+  nothing_to_refund: entry('acquiring', 'nothing left to refund', 'business', 'payrail'),
+  refund_exceeds_refundable: entry(
+    'acquiring',
+    'refund amount exceeds refundable amount <refundable>',
+    'business',
+    'payrail',
+  ),
+  insufficient_balance: entry('acquiring', 'insufficient balance', 'business', 'payrail'),
+  invalid_refund_status: entry('acquiring', 'invalid refund status', 'business', 'payrail'),
+  order_not_resolvable: entry(
+    'acquiring',
+    'only an underpaid, expired or expired_paid order can be resolved',
+    'business',
+    'payrail',
+  ),
+  order_already_resolved: entry('acquiring', 'order already resolved', 'business', 'payrail'),
+  nothing_to_accept: entry(
+    'acquiring',
+    'order has no confirmed payment to accept',
+    'business',
+    'payrail',
+  ),
 
   // Webhook management (decisions §5)
   invalid_webhook_url: entry('webhook', 'invalid webhook url', 'validation', 'payrail'),

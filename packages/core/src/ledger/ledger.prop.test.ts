@@ -127,6 +127,9 @@ const contributions: Record<RecordType, 1 | -1 | 0> = {
   payout: -1,
   payout_fee: -1,
   payout_return: 1,
+  refund_hold: 0,
+  refund_release: 0,
+  refund: -1,
   withdrawal: -1,
 };
 

@@ -45,6 +45,9 @@ describe('ledger accounts and record types', () => {
       'payout_fee',
       'payout_return',
       'pay_in',
+      'refund_hold',
+      'refund_release',
+      'refund',
       'withdrawal',
     ]);
   });

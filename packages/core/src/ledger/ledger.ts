@@ -15,6 +15,9 @@ export const recordTypes = [
   'payout_fee',
   'payout_return',
   'pay_in',
+  'refund_hold',
+  'refund_release',
+  'refund',
   'withdrawal',
 ] as const;
 export type RecordType = (typeof recordTypes)[number];
@@ -67,7 +70,7 @@ export interface Journal {
   readonly currency: Currency;
   /** The merchant-visible amount of the movement (positive). */
   readonly amount: string;
-  readonly businessType: 'payout' | 'acquiring' | 'deposit' | 'withdrawal';
+  readonly businessType: 'payout' | 'acquiring' | 'acquiring_refund' | 'deposit' | 'withdrawal';
   readonly businessId: string;
   readonly postings: readonly Posting[];
 }
@@ -162,6 +165,33 @@ export const payInJournal = (head: JournalHead, amount: Money): Journal =>
   journal('pay_in', 'acquiring', head, amount, [
     posting(merchantLedgerAccount(head.accountId, 'available'), amount),
     posting(platformAccounts.payInClearing, negate(amount)),
+  ]);
+
+/**
+ * A refund of a pay-in is requested (ADR 0044): what it sends back moves from available to held,
+ * so the merchant cannot spend it while the refund is reviewed and executed.
+ */
+export const refundHoldJournal = (head: JournalHead, amount: Money): Journal =>
+  journal('refund_hold', 'acquiring_refund', head, amount, [
+    posting(merchantLedgerAccount(head.accountId, 'available'), negate(amount)),
+    posting(merchantLedgerAccount(head.accountId, 'held'), amount),
+  ]);
+
+/** The refund was rejected or failed: the hold goes back to available. */
+export const refundReleaseJournal = (head: JournalHead, amount: Money): Journal =>
+  journal('refund_release', 'acquiring_refund', head, amount, [
+    posting(merchantLedgerAccount(head.accountId, 'held'), negate(amount)),
+    posting(merchantLedgerAccount(head.accountId, 'available'), amount),
+  ]);
+
+/**
+ * The refund was sent: the hold leaves for the payer, back the way the pay-in came (the pay-in
+ * clearing), so a refunded payment nets to zero there.
+ */
+export const refundJournal = (head: JournalHead, amount: Money): Journal =>
+  journal('refund', 'acquiring_refund', head, amount, [
+    posting(merchantLedgerAccount(head.accountId, 'held'), negate(amount)),
+    posting(platformAccounts.payInClearing, amount),
   ]);
 
 /**

@@ -704,6 +704,8 @@ describe('views', () => {
       checkout_url: 'https://pay.example.com/checkout/ord_1',
       notify_webhook_id: 'wh_1',
       redirect_automatically: false,
+      refunded_amount: '0.000000',
+      resolution: null,
       expire_time: EXPIRE,
       created_at: T0,
       updated_at: T0 + 10,

@@ -25,7 +25,9 @@ import {
   type PayTokenId,
   payTokens,
 } from '../money/pay-tokens.js';
+import type { RefundType } from './acquiring-refund.machine.js';
 import { type DomainEvent, effectActions } from './effects.js';
+import { refundedAmountOf, refundGrantOf, resolutionRefusalOf } from './order-refunds.js';
 import {
   aggregateOrderStatus,
   type FinalOrderStatus,
@@ -55,6 +57,28 @@ export interface SelectedPayToken {
 
 /** `expired_paid` once money moved for an order already expired or closed (decisions §4). */
 export type AnomalyTag = '' | 'expired_paid';
+
+/**
+ * A refund the order granted that still counts against what it can refund: requested, on its
+ * way or sent. A refund that was rejected or failed is released from the order (ADR 0044).
+ */
+export interface OrderRefund {
+  readonly token_id: PayTokenId;
+  /** Tokens, 6 decimals. */
+  readonly amount: string;
+}
+
+/** How an operator settled an exception (ADR 0044): accepted as paid, or refused and refunded. */
+export const resolutionActions = ['accept', 'refuse'] as const;
+export type ResolutionAction = (typeof resolutionActions)[number];
+
+export interface OrderResolution {
+  readonly action: ResolutionAction;
+  readonly reason: string;
+  /** The operator who resolved it. */
+  readonly operator_id: string;
+  readonly resolved_at: number;
+}
 
 /** Everything the order is, as JSON: the persisted snapshot's context. */
 export interface AcquiringOrderContext {
@@ -86,6 +110,10 @@ export interface AcquiringOrderContext {
   readonly anomaly_tag: AnomalyTag;
   /** The close reason; null while the order is not closed. */
   readonly close_reason: string | null;
+  /** The refunds that count, by refund id (ADR 0044). */
+  readonly refunds: Readonly<Record<string, OrderRefund>>;
+  /** An operator's resolution of the order's exception; null while there is none. */
+  readonly resolution: OrderResolution | null;
   /** Incremented on each accepted event; with the order id it makes event ids deterministic. */
   readonly revision: number;
   readonly created_at: number;
@@ -100,6 +128,8 @@ export type AcquiringOrderInput = Omit<
   | 'payments'
   | 'anomaly_tag'
   | 'close_reason'
+  | 'refunds'
+  | 'resolution'
   | 'revision'
   | 'created_at'
   | 'updated_at'
@@ -129,7 +159,36 @@ export type AcquiringOrderEvent =
       readonly token_id: string;
       readonly address: string;
       readonly at: number;
+    }
+  | OrderRefundEvent
+  | {
+      /** A refund the order granted was rejected or failed: it no longer counts. */
+      readonly type: 'acquiring.order.refund_released';
+      readonly refund_id: string;
+      readonly at: number;
+    }
+  | {
+      readonly type: 'acquiring.order.resolve';
+      readonly action: ResolutionAction;
+      readonly reason: string;
+      readonly operator_id: string;
+      readonly at: number;
     };
+
+/** A merchant's (or a refusing operator's) refund request, for the order to grant or refuse. */
+export interface OrderRefundEvent {
+  readonly type: 'acquiring.order.refund';
+  readonly refund_id: string;
+  readonly refund_type: RefundType;
+  /** A partial refund's amount (tokens); the order computes the others. */
+  readonly amount?: string;
+  /** Omitted: the one token the order was paid in. */
+  readonly token_id?: PayTokenId;
+  readonly address: string;
+  /** The account's available balance per token currency, read in the unit of work. */
+  readonly available: Readonly<Record<CryptoCurrency, string>>;
+  readonly at: number;
+}
 
 /** `data` of `acquiring.order.updated`: every field of the interface's table. */
 export interface AcquiringOrderUpdatedData extends OrderAmounts {
@@ -148,6 +207,8 @@ export interface AcquiringOrderUpdatedData extends OrderAmounts {
   readonly underpay_tolerance: string;
   readonly expire_time: number;
   readonly updated_at: number;
+  /** Once an operator resolved the order (ADR 0044). */
+  readonly resolution?: OrderResolution;
 }
 
 /** `data` of `acquiring.payment.updated` (decisions §4). */
@@ -166,7 +227,14 @@ export interface AcquiringPaymentUpdatedData {
   readonly updated_at: number;
 }
 
-const aggregateAt = (context: AcquiringOrderContext, now: number): OrderStatus =>
+/** An operator's resolution decides the status for good; else decisions §4's aggregation. */
+const aggregateAt = (context: AcquiringOrderContext, now: number): OrderStatus => {
+  if (context.resolution?.action === 'accept') return 'completed';
+  if (context.resolution?.action === 'refuse') return 'closed';
+  return aggregated(context, now);
+};
+
+const aggregated = (context: AcquiringOrderContext, now: number): OrderStatus =>
   aggregateOrderStatus({
     payments: Object.values(context.payments),
     payAmount: context.pay_amount,
@@ -207,6 +275,7 @@ export interface OrderStep {
  */
 const providerEventOf = (event: AcquiringOrderEvent, closed: boolean): string => {
   if (event.type === 'acquiring.payment.observed') return `transaction_${event.payment.kind}`;
+  if (event.type === 'acquiring.order.resolve') return 'order_resolved';
   return closed ? 'order_closed' : 'order_expired';
 };
 
@@ -279,6 +348,25 @@ const contentChangeOf = (
       if (isFinalOrderStatus(statusNow) || selected === undefined) return { context };
       if (sameSelection(context.selected_token, selected)) return { context };
       return { context: { ...context, selected_token: selected } };
+    }
+    case 'acquiring.order.refund': {
+      const grant = refundGrantOf(context, statusNow, event);
+      if (E.isLeft(grant) || context.refunds[event.refund_id] !== undefined) return { context };
+      return {
+        context: { ...context, refunds: { ...context.refunds, [event.refund_id]: grant.right } },
+      };
+    }
+    case 'acquiring.order.refund_released': {
+      if (context.refunds[event.refund_id] === undefined) return { context };
+      const { [event.refund_id]: _, ...refunds } = context.refunds;
+      return { context: { ...context, refunds } };
+    }
+    case 'acquiring.order.resolve': {
+      if (resolutionRefusalOf(context, statusNow, event.action) !== undefined) return { context };
+      const { action, reason, operator_id } = event;
+      return {
+        context: { ...context, resolution: { action, reason, operator_id, resolved_at: now } },
+      };
     }
   }
 };
@@ -354,7 +442,13 @@ const orderStepOf = (
       emitOf('acquiring.payment.updated', { ...paymentUpdated(context, before, after) }),
     );
   }
-  if (status !== previousStatus || amountChanged || next.anomaly_tag !== context.anomaly_tag) {
+  const resolved = next.resolution !== context.resolution;
+  if (
+    status !== previousStatus ||
+    amountChanged ||
+    next.anomaly_tag !== context.anomaly_tag ||
+    resolved
+  ) {
     const data: AcquiringOrderUpdatedData = {
       provider_event: providerEventOf(event, status === 'closed'),
       anomaly_tag: next.anomaly_tag,
@@ -371,6 +465,7 @@ const orderStepOf = (
       underpay_tolerance: next.underpay_tolerance,
       expire_time: next.expire_time,
       updated_at: next.updated_at,
+      ...(next.resolution === null ? {} : { resolution: next.resolution }),
     };
     effects.push(emitOf('acquiring.order.updated', { ...data }));
   }
@@ -392,6 +487,8 @@ const contextOf = ({
   payments: {},
   anomaly_tag: '',
   close_reason: null,
+  refunds: {},
+  resolution: null,
   revision: 0,
   created_at: at,
   updated_at: at,
@@ -467,10 +564,17 @@ const moveTo = (status: OrderStatus) =>
     { guard: { type: 'derives', params: { status } }, target: status },
   ] as const;
 
-const finalState = {
-  tags: ['final'],
-  entry: { type: 'clearExpiryTimer' },
-} as const;
+/**
+ * A final status: it never moves by payments or time, only by an operator's resolution (an
+ * underpaid or expired order accepted as paid, or refused and closed; a closed one paid late
+ * accepted, ADR 0044).
+ */
+const finalState = (resolvesTo: readonly OrderStatus[]) =>
+  ({
+    tags: ['final'],
+    entry: { type: 'clearExpiryTimer' },
+    on: Object.fromEntries(resolvesTo.map(moveTo)),
+  }) as const;
 
 /** The machine-level handler: an event that changes the order without moving its status. */
 const acceptEvent = {
@@ -573,16 +677,19 @@ export const acquiringOrderMachine = setup({
     'acquiring.order.expire': acceptEvent,
     'acquiring.order.close': acceptEvent,
     'acquiring.order.select_token': acceptEvent,
+    'acquiring.order.refund': acceptEvent,
+    'acquiring.order.refund_released': acceptEvent,
+    'acquiring.order.resolve': acceptEvent,
   },
   states: {
     pending: movesFrom('pending'),
     processing: movesFrom('processing'),
     confirming: movesFrom('confirming'),
     partial_paid: movesFrom('partial_paid'),
-    completed: finalState,
-    underpaid: finalState,
-    expired: finalState,
-    closed: finalState,
+    completed: finalState([]),
+    underpaid: finalState(['completed', 'closed']),
+    expired: finalState(['completed', 'closed']),
+    closed: finalState(['completed']),
   },
 });
 
@@ -642,7 +749,14 @@ export const orderRefusalOf = (
         : payrailError('invalid_upstream_deposit_payload');
     }
     case 'acquiring.order.expire':
+    case 'acquiring.order.refund_released':
       return undefined;
+    case 'acquiring.order.refund': {
+      const grant = refundGrantOf(context, status, event);
+      return E.isLeft(grant) ? grant.left : undefined;
+    }
+    case 'acquiring.order.resolve':
+      return resolutionRefusalOf(context, status, event.action);
   }
 };
 
@@ -672,6 +786,8 @@ export const acquiringOrderView = (
     notify_webhook_id: c.notify_webhook_id,
     // A context persisted before the field existed has none: false.
     redirect_automatically: c.redirect_automatically === true,
+    refunded_amount: refundedAmountOf(c),
+    resolution: c.resolution,
     expire_time: c.expire_time,
     created_at: c.created_at,
     updated_at: c.updated_at,

@@ -7,6 +7,7 @@ import {
   type AcquiringOrderContext,
   type AcquiringOrderSnapshot,
   acquiringOrderMachine,
+  resolutionActions,
 } from './acquiring-order.machine.js';
 import { chainStatuses, orderStatuses, paymentStatuses } from './order-status.js';
 import {
@@ -22,9 +23,10 @@ import {
 
 /**
  * Version of the stored snapshot format; bump when the order context changes shape, and teach
- * `contextUpgrades` the step from the one before. 2: `redirect_automatically` (ADR 0021).
+ * `contextUpgrades` the step from the one before. 2: `redirect_automatically` (ADR 0021);
+ * 3: `refunds` and `resolution` (ADR 0044).
  */
-const orderSnapshotVersion = 2;
+const orderSnapshotVersion = 3;
 
 const StoredPaymentRecord = t.type({
   payment_id: t.string,
@@ -73,6 +75,16 @@ const StoredOrderContext = t.intersection([
     payments: t.record(t.string, StoredPaymentRecord),
     anomaly_tag: t.keyof({ '': null, expired_paid: null }),
     close_reason: t.union([t.string, t.null]),
+    refunds: t.record(t.string, t.type({ token_id: StoredPayTokenId, amount: t.string })),
+    resolution: t.union([
+      t.null,
+      t.type({
+        action: oneOf(resolutionActions, 'ResolutionAction'),
+        reason: t.string,
+        operator_id: t.string,
+        resolved_at: t.number,
+      }),
+    ]),
     revision: t.number,
     created_at: t.number,
     updated_at: t.number,
@@ -92,10 +104,12 @@ const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
 
 /**
  * One step up from each older format, on the raw JSON (it is checked once, in today's shape).
- * Version 1 knew no `redirect_automatically`: those orders never redirect by themselves.
+ * Version 1 knew no `redirect_automatically`: those orders never redirect by themselves; version
+ * 2 no refunds and no resolution: it had none.
  */
 const contextUpgrades: Readonly<Record<number, (context: unknown) => unknown>> = {
   1: (context) => (isObject(context) ? { redirect_automatically: false, ...context } : context),
+  2: (context) => (isObject(context) ? { refunds: {}, resolution: null, ...context } : context),
 };
 
 /** The stored JSON raised to today's format version, or corrupt for a version it cannot be. */

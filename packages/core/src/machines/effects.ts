@@ -22,7 +22,7 @@ import {
 } from 'xstate';
 import type { Journal } from '../ledger/ledger.js';
 
-export type BusinessType = 'payout' | 'acquiring' | 'crypto_batch';
+export type BusinessType = 'payout' | 'acquiring' | 'acquiring_refund' | 'crypto_batch';
 
 /** An event bound for the outbox, before it is wrapped in the webhook envelope. */
 export interface DomainEvent {
@@ -39,7 +39,7 @@ export interface DomainEvent {
 }
 
 /** Durable timers a machine sets. (Verification retries ride on the outbox's retry schedule.) */
-export type TimerName = 'order.expiry';
+export type TimerName = 'order.expiry' | 'refund.execute';
 
 export type Effect =
   | { readonly type: 'emit'; readonly event: DomainEvent }

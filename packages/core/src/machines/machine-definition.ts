@@ -8,6 +8,7 @@
  */
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { acquiringOrderMachine } from './acquiring-order.machine.js';
+import { acquiringRefundMachine } from './acquiring-refund.machine.js';
 import { cryptoBatchMachine } from './crypto-batch.machine.js';
 import { payoutMachine } from './payout.machine.js';
 
@@ -188,9 +189,10 @@ export const machineDefinitionOf = (machine: AnyStateMachine): MachineDefinition
 
 /** The definitions of payrail's machines, by machine id. */
 export const machineDefinitions: Readonly<
-  Record<'payout' | 'acquiringOrder' | 'cryptoBatch', MachineDefinition>
+  Record<'payout' | 'acquiringOrder' | 'acquiringRefund' | 'cryptoBatch', MachineDefinition>
 > = {
   payout: machineDefinitionOf(payoutMachine),
   acquiringOrder: machineDefinitionOf(acquiringOrderMachine),
+  acquiringRefund: machineDefinitionOf(acquiringRefundMachine),
   cryptoBatch: machineDefinitionOf(cryptoBatchMachine),
 };

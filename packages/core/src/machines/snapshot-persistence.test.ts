@@ -127,8 +127,8 @@ describe('acquiring order persistence', () => {
     expect(
       failureOf(() => restoreOrder({ ...json, snapshot: { ...snapshot, value: 'paid' } })).message,
     ).toBe('acquiring order snapshot is corrupt: snapshot.value: expected OrderStatus');
-    expect(failureOf(() => restoreOrder({ ...json, version: 3 })).message).toBe(
-      'acquiring order snapshot is corrupt: unsupported order snapshot version: 3',
+    expect(failureOf(() => restoreOrder({ ...json, version: 4 })).message).toBe(
+      'acquiring order snapshot is corrupt: unsupported order snapshot version: 4',
     );
   });
 });

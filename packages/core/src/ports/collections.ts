@@ -8,6 +8,7 @@ import type {
   AccountRecord,
   AcquiringOrderRecord,
   AcquiringPaymentRecord,
+  AcquiringRefundRecord,
   ApiKeyRecord,
   AuditRecord,
   BeneficiaryAccountRecord,
@@ -155,6 +156,13 @@ export const collectionSpecs = {
     unique: [],
     filters: ['order_id'],
     appendOnly: true,
+  }),
+  acquiringRefunds: spec<AcquiringRefundRecord>()({
+    name: 'acquiring_refunds',
+    id: 'refund_id',
+    scope: 'account_id',
+    unique: [],
+    filters: ['order_id', 'status'],
   }),
   cryptoBatches: spec<CryptoBatchRecord>()({
     name: 'crypto_batches',

@@ -3,7 +3,8 @@
  * wallet provider) receives each approved payout through it. Types only; adapters implement it.
  */
 import type { FeeBearer } from '../money/fees.js';
-import type { Currency } from '../money/money.js';
+import type { CryptoCurrency, Currency } from '../money/money.js';
+import type { ChainNetwork, PayTokenId } from '../money/pay-tokens.js';
 
 /** Everything an executor needs to send one payout, without reading our store. */
 export interface PayoutExecutionRequest {
@@ -31,6 +32,19 @@ export interface PayoutExecutionRequest {
     readonly account_type: string | null;
     readonly fields: Readonly<Record<string, string>>;
   };
+}
+
+/** Everything an executor needs to send a refund of a pay-in back to its payer (ADR 0044). */
+export interface RefundExecutionRequest {
+  readonly refund_id: string;
+  readonly order_id: string;
+  readonly account_id: string;
+  readonly token_id: PayTokenId;
+  readonly network: ChainNetwork;
+  readonly currency: CryptoCurrency;
+  /** Tokens, 6 decimals: what the address receives. */
+  readonly amount: string;
+  readonly address: string;
 }
 
 /**
@@ -62,4 +76,11 @@ export interface PayoutExecutor {
    * (its unit of work has not committed, and on the memory store the report would wait for it).
    */
   execute(request: PayoutExecutionRequest): Promise<void>;
+  /**
+   * Accepts one approved refund of a pay-in (ADR 0044), on the same terms as `execute`: inside
+   * the `refund.execute` timer's unit of work, fast, idempotent by `refund_id`; outcomes come back
+   * through `engine.executions.reportRefund(refund_id, report)`. An executor without it leaves
+   * refunds approved until their outcome is reported (the sandbox's act).
+   */
+  executeRefund?(request: RefundExecutionRequest): Promise<void>;
 }

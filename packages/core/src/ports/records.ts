@@ -152,6 +152,15 @@ export interface AcquiringPaymentRecord extends RecordMeta {
   readonly order_id: string;
 }
 
+/** A refund of an order's pay-in (ADR 0044): its machine snapshot, with the columns lists use. */
+export interface AcquiringRefundRecord extends RecordMeta {
+  readonly refund_id: string;
+  readonly account_id: string;
+  readonly order_id: string;
+  readonly status: string;
+  readonly snapshot: unknown;
+}
+
 export interface CryptoBatchRecord extends RecordMeta {
   readonly batch_id: string;
   readonly account_id: string;

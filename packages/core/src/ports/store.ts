@@ -88,6 +88,8 @@ export interface LedgerQuery {
   readonly accountId: string;
   readonly currency?: Currency;
   readonly recordType?: RecordType;
+  /** Only the records of this bucket (a statement's opening balance is a bucket's last one). */
+  readonly bucket?: MerchantBucket;
   readonly createdFrom?: number;
   readonly createdTo?: number;
   readonly sort?: SortOrder;

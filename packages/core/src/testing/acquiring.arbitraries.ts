@@ -133,3 +133,23 @@ export const webhookUpdateInputArb: fc.Arbitrary<Record<string, unknown>> = fc
     status: optional(fc.constantFrom('active', 'inactive')),
   })
   .map(withoutAbsent);
+
+/** A TRON address a refund can be sent to (any well-formed one: refunds check the format). */
+const refundTronAddress = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+
+/**
+ * A valid refund request body for an order paid in TRON_USDT (ADR 0044): every refund type, a
+ * partial one with an amount of 0.000001 to 1,000 tokens.
+ */
+export const refundCreateInputArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.constantFrom('full', 'overpaid').map((refund_type) => ({
+    refund_type,
+    address: refundTronAddress,
+  })),
+  fc.bigInt({ min: 1n, max: 1_000_000_000n }).map((units) => ({
+    refund_type: 'partial',
+    amount: `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`,
+    token_id: 'TRON_USDT',
+    address: refundTronAddress,
+  })),
+);

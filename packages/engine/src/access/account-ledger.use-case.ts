@@ -22,7 +22,7 @@ import { pageView } from './list-pages.views.js';
  * per payment (business_id is the payment_id, found through the order's payments) and deposits
  * have no merchant number, so only payouts have one.
  */
-const payoutReferencesOf = async (
+export const payoutReferencesOf = async (
   tx: StoreTransaction,
   accountId: string,
   entries: readonly LedgerEntry[],

@@ -380,7 +380,7 @@ describe('accounts.ledger', () => {
       'invalid sort_by',
     );
     expect(
-      failureOf(await h.access.accounts.ledger(m.caller, { record_type: 'refund' })).message,
+      failureOf(await h.access.accounts.ledger(m.caller, { record_type: 'refunded' })).message,
     ).toBe('invalid record_type');
   });
 

@@ -17,6 +17,7 @@ import {
 import { orRefuse, outcomeOf, unitOfWork } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
+import { balancesAt } from '../statements/statement-records.store.js';
 import { accountView, balanceView, fundingView, zeroBalance } from './access.views.js';
 import { requirePermission } from './access-control.policy.js';
 import { accountLedger } from './account-ledger.use-case.js';
@@ -63,13 +64,17 @@ const listAccounts = (deps: EngineDeps, caller: Caller, raw: Query) =>
 /**
  * One item per currency of the account, and per currency it has postings in (a pay-in in a
  * token the account does not list), in currency code order; a currency never moved shows zeros.
+ * With `at`, each as it stood at the end of that second (ADR 0045).
  */
 const balances = (deps: EngineDeps, caller: Caller, raw: Query) =>
   unitOfWork(deps.store, async (tx) => {
     requirePermission(caller, 'payment.wallet.read');
     const query = orRefuse(decodeWith(BalanceListQuery)(raw));
     const account = await loadAccount(tx, caller);
-    const posted = await tx.ledger.balances(account.account_id);
+    const posted =
+      query.at === undefined
+        ? await tx.ledger.balances(account.account_id)
+        : await balancesAt(tx, account.account_id, query.at);
     const codes = [...new Set<Currency>([...account.currencies, ...posted.map((b) => b.currency)])]
       .filter((currency) => query.currency === undefined || currency === query.currency)
       .sort();

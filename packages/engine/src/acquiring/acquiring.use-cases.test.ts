@@ -114,6 +114,8 @@ describe('order create', () => {
         checkout_url: 'https://pay.example.com/checkout/ord_1',
         notify_webhook_id: 'wh_a',
         redirect_automatically: false,
+        refunded_amount: '0.000000',
+        resolution: null,
         expire_time: t0 + 1800,
         created_at: t0,
         updated_at: t0,
@@ -677,7 +679,10 @@ describe('hosted checkout', () => {
     dataOf(await uc.checkout.selectToken('ord_1', { network: 'ETH', currency: 'USDC' }));
     const saved = await bed.oracle.record('acquiringOrders', 'ord_1');
     expect(saved).toMatchObject({
-      snapshot: { version: 2, snapshot: { context: { redirect_automatically: false } } },
+      snapshot: {
+        version: 3,
+        snapshot: { context: { redirect_automatically: false, refunds: {}, resolution: null } },
+      },
     });
   });
 
@@ -718,6 +723,8 @@ describe('hosted checkout', () => {
         selected_token: null,
         redirect_automatically: false,
         logo_url: 'https://shop.example.com/logo.png',
+        refunded_amount: '0.000000',
+        refunds: [],
       },
     });
     const chosen = dataOf(

@@ -7,6 +7,7 @@
  */
 import {
   type AcquiringOrderSnapshot,
+  type AcquiringRefundSnapshot,
   acquiringOrderView,
   type CheckoutOrderView,
   type OrderAnswer,
@@ -14,6 +15,8 @@ import {
   orderAmountsOf,
   type PaymentAddressView,
   payTokens,
+  refundedAmountOf,
+  refundStatusOf,
 } from '@payrail/core';
 
 /** `data.order`: a direct-mode order answers `checkout_url: ""`. */
@@ -48,7 +51,11 @@ export const orderAnswerOf = (
   };
 };
 
-export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutOrderView => {
+/** The payer's page: no merchant secret, no note, and of each refund only what it sends back. */
+export const checkoutOrderViewOf = (
+  snapshot: AcquiringOrderSnapshot,
+  refunds: readonly AcquiringRefundSnapshot[] = [],
+): CheckoutOrderView => {
   const c = snapshot.context;
   const { paid_amount_total, remaining_amount, overpaid_amount } = orderAmountsOf(c);
   return {
@@ -71,5 +78,13 @@ export const checkoutOrderViewOf = (snapshot: AcquiringOrderSnapshot): CheckoutO
     ...(c.redirect_url === undefined ? {} : { redirect_url: c.redirect_url }),
     redirect_automatically: c.redirect_automatically,
     ...(c.logo_url === undefined ? {} : { logo_url: c.logo_url }),
+    refunded_amount: refundedAmountOf(c),
+    refunds: refunds.map((refund) => ({
+      refund_id: refund.context.refund_id,
+      token_id: refund.context.token_id,
+      amount: refund.context.amount,
+      status: refundStatusOf(refund),
+      updated_at: refund.context.updated_at,
+    })),
   };
 };

@@ -14,6 +14,7 @@ import {
 } from './deposit-addresses.store.js';
 import { type LoadedOrder, orderRepository } from './order.persistence.js';
 import { applyOrderEvent, settleOrder } from './order-events.use-cases.js';
+import { refundsOfOrder } from './refund.persistence.js';
 
 /** An order of the hosted page: it exists and was made for checkout, not direct payment. */
 const checkoutOrder = async (tx: StoreTransaction, orderId: string): Promise<LoadedOrder> => {
@@ -27,7 +28,13 @@ export const checkoutView = (deps: EngineDeps, orderId: string) => {
   const now = deps.clock.now();
   return unitOfWorkRetryingConflicts(deps.store, async (tx) => {
     const order = await settleOrder(deps, tx, await checkoutOrder(tx, orderId), now);
-    return { order: checkoutOrderViewOf(order.snapshot) };
+    const refunds = await refundsOfOrder(tx, order.snapshot.context.account_id, orderId);
+    return {
+      order: checkoutOrderViewOf(
+        order.snapshot,
+        refunds.map((refund) => refund.snapshot),
+      ),
+    };
   });
 };
 

@@ -2,10 +2,12 @@
  * The merchant's order reads (interface "Acquiring"): one order, the list, and an order's payment
  * records. Reads are authoritative (interface: "Query endpoints give the authoritative state"):
  * an order read past its expire_time whose timer has not fired yet is expired in the read's own
- * unit of work, with its webhook, instead of answering a status it no longer has.
+ * unit of work, with its webhook, instead of answering a status it no longer has. One order's
+ * read carries its refunds too (ADR 0044).
  */
 import {
   AcquiringOrderListQuery,
+  acquiringRefundView,
   decodeWith,
   paymentRecordViews,
   type StoreTransaction,
@@ -18,6 +20,7 @@ import type { EngineDeps } from '../engine.deps.js';
 import { orderAnswerOf, orderViewOf } from './acquiring.views.js';
 import { type LoadedOrder, loadedOrderOf, orderRepository } from './order.persistence.js';
 import { settleOrder } from './order-events.use-cases.js';
+import { refundsOfOrder } from './refund.persistence.js';
 
 /** An acquiring read: `payment.acquiring.read`, on an account with acquiring (frozen may read). */
 const readable = async (tx: StoreTransaction, caller: Caller) => {
@@ -40,7 +43,11 @@ export const getOrder = (deps: EngineDeps, caller: Caller, orderId: string) => {
   return unitOfWorkRetryingConflicts(deps.store, async (tx) => {
     await readable(tx, caller);
     const order = await merchantOrder(deps, tx, caller, orderId, now);
-    return orderAnswerOf(order.snapshot, deps.settings.checkoutBaseUrl);
+    const refunds = await refundsOfOrder(tx, caller.account_id, orderId);
+    return {
+      ...orderAnswerOf(order.snapshot, deps.settings.checkoutBaseUrl),
+      refunds: refunds.map((refund) => acquiringRefundView(refund.snapshot)),
+    };
   });
 };
 

@@ -74,6 +74,7 @@ const objectTypes = {
   payouts: 'payout',
   acquiringOrders: 'acquiring_order',
   acquiringPayments: 'acquiring_payment',
+  acquiringRefunds: 'acquiring_refund',
   depositAddresses: 'deposit_address',
   cryptoBatches: 'crypto_batch',
   webhooks: 'webhook',

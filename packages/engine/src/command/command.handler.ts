@@ -26,7 +26,11 @@ import {
   type AcquiringOrderEvent,
   type AcquiringOrderInput,
   type AcquiringOrderSnapshot,
+  type AcquiringRefundEvent,
+  type AcquiringRefundInput,
+  type AcquiringRefundSnapshot,
   acquiringOrderMachine,
+  acquiringRefundMachine,
   batchRefusalOf,
   type CryptoBatchEvent,
   type CryptoBatchInput,
@@ -47,6 +51,7 @@ import {
   type PayrailError,
   payoutMachine,
   payoutRefusalOf,
+  refundRefusalOf,
   type Store,
   type StoreTransaction,
   start,
@@ -187,7 +192,7 @@ export interface EventRouting {
   readonly accountId: string;
   /** Payout events: the payout's notify_url. */
   readonly notifyUrl?: string;
-  /** Acquiring events: the order's notify_webhook_id. */
+  /** Acquiring events (an order's and its refunds'): the order's notify_webhook_id. */
   readonly webhookId?: string;
 }
 
@@ -196,6 +201,7 @@ export const payoutExecutionTimer = 'payout.execute';
 
 const timerBusinessTypes: Readonly<Record<TimerName, string>> = {
   'order.expiry': 'acquiring',
+  'refund.execute': 'acquiring_refund',
 };
 
 const timerIdOf = (name: string, businessId: string): string => `${name}:${businessId}`;
@@ -208,7 +214,8 @@ const destinationsOf = async (
   if (event.businessType === 'payout' && routing.notifyUrl !== undefined) {
     return [{ kind: 'notify_url', url: routing.notifyUrl }];
   }
-  if (event.businessType === 'acquiring' && routing.webhookId !== undefined) {
+  const acquiring = event.businessType === 'acquiring' || event.businessType === 'acquiring_refund';
+  if (acquiring && routing.webhookId !== undefined) {
     const webhook = await tx.webhooks.get(routing.webhookId, routing.accountId);
     const subscribed =
       webhook?.status === 'active' &&
@@ -308,7 +315,7 @@ const notesOf = (machine: InspectedMachine) => ({
     tx: StoreTransaction,
     id: string,
     before: InspectedSnapshot,
-    event: PayoutEvent | AcquiringOrderEvent | CryptoBatchEvent,
+    event: PayoutEvent | AcquiringOrderEvent | AcquiringRefundEvent | CryptoBatchEvent,
     after: InspectedSnapshot,
   ) => noteDecision(tx, { machine, id, before, event, after }),
 });
@@ -329,6 +336,17 @@ export const orderDecider: MachineDecider<
   decide: (snapshot, event) => decide(acquiringOrderMachine, snapshot, event),
   refusalOf: orderRefusalOf,
   ...notesOf(acquiringOrderMachine),
+};
+
+export const refundDecider: MachineDecider<
+  AcquiringRefundSnapshot,
+  AcquiringRefundEvent,
+  AcquiringRefundInput
+> = {
+  start: (input) => start(acquiringRefundMachine, input),
+  decide: (snapshot, event) => decide(acquiringRefundMachine, snapshot, event),
+  refusalOf: refundRefusalOf,
+  ...notesOf(acquiringRefundMachine),
 };
 
 export const batchDecider: MachineDecider<CryptoBatchSnapshot, CryptoBatchEvent, CryptoBatchInput> =

@@ -3,7 +3,7 @@
  * a merchant funded with USD 1000.00, keys of every permission, and operators of each role.
  */
 import type { Store } from '@payrail/core';
-import { createMemoryStore } from '@payrail/store-memory';
+import { createMemoryStore, type MemoryStore } from '@payrail/store-memory';
 import * as E from 'fp-ts/lib/Either.js';
 import { permissions } from '../access/access-control.policy.js';
 import type { Outcome } from '../command/command.handler.js';
@@ -36,6 +36,8 @@ export const payoutBody = (n: number, amount = '10.00') => ({
 export interface OperatorsWorld {
   readonly engine: Engine;
   readonly store: Store;
+  /** The memory store under `store`'s wrapper, for an oracle's reads. */
+  readonly raw: MemoryStore;
   readonly clock: ReturnType<typeof adjustableClock>;
   /** A key of the merchant holding every permission, under `key_id`. */
   keyOf(keyId: string): Caller;
@@ -91,7 +93,7 @@ export const operatorsWorld = async (
     );
     return { ...signedIn, token: created.token };
   };
-  return { engine, store, clock, keyOf, merchant, operator };
+  return { engine, store, raw, clock, keyOf, merchant, operator };
 };
 
 /** A store whose `auditRecords.insert` fails: the fault between an act and its record. */

@@ -59,7 +59,7 @@ export const payoutUseCases = (deps: EngineDeps) => {
     timerHandlers,
     executions: {
       report: (payoutId, body) => executionReport(deps, payoutId, body),
-    } satisfies Engine['executions'],
+    } satisfies Pick<Engine['executions'], 'report'>,
     /** Not part of `Engine`: for the adapter that delivers verification requests. */
     answerVerification: (
       payoutId: string,

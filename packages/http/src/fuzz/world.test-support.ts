@@ -17,6 +17,7 @@ import {
   acquiringOrderInputArb,
   cryptoAmount,
   personName,
+  refundCreateInputArb,
   usdAmount,
   validBeneficiaryAccount,
   validBeneficiaryFields,
@@ -128,6 +129,9 @@ export const freshMemoryStore = (): MemoryStore => createMemoryStore();
 // The world
 
 const upstreamSecret = generateSandboxUpstreamSecret();
+
+/** A TRON address refunds are sent to. */
+const refundAddress = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 
 const times = <A>(n: number, make: (i: number) => Promise<A>): Promise<A[]> =>
   Array.from({ length: n }, (_, i) => i).reduce<Promise<A[]>>(
@@ -257,6 +261,44 @@ export const buildWorld = async (store: Store) => {
     });
     return { id: data.order.order_id as string, address: data.payment_address.address as string };
   });
+  // Orders paid in full to refund, refunds waiting for review, and orders that will end
+  // underpaid once the clock moves past their expiry, to resolve (ADR 0044).
+  const directTron = {
+    allowed_pay_currencies: ['TRON_USDT'],
+    mode: 'direct',
+    network: 'TRON',
+    currency: 'USDT',
+  };
+  const paidWith = async (orderId: string, amount: string) =>
+    h.admin('POST', `/admin/sandbox/acquiring/orders/${orderId}/payments`, {
+      token_id: 'TRON_USDT',
+      amount,
+      status: 'confirmed',
+    });
+  const paidOrders = await times(3, async (i) => {
+    const id = (await order(30 + i, directTron)).order.order_id as string;
+    await paidWith(id, '10.000000');
+    return id;
+  });
+  const refunds = await times(
+    2,
+    async (i) =>
+      (
+        await ok(
+          merchant.post(`/payment/acquiring/orders/${paidOrders[i]}/refunds`, {
+            refund_type: 'partial',
+            amount: '1',
+            address: refundAddress,
+          }),
+        )
+      ).refund.refund_id as string,
+  );
+  const exceptionOrders = await times(2, async (i) => {
+    const id = (await order(40 + i, { ...directTron, expire_seconds: 60 })).order
+      .order_id as string;
+    await paidWith(id, '4.000000');
+    return id;
+  });
   const batchBody = (n: number) => ({
     currency: 'USDT',
     method_id: 2,
@@ -317,6 +359,8 @@ export const buildWorld = async (store: Store) => {
     }
     return ids;
   });
+  // The exception orders expire (underpaid); every other order has an hour.
+  await h.admin('POST', '/admin/sandbox/clock/advance', { seconds: 61 });
   const routeIds = ((await h.admin('GET', '/admin/routes')).items as { route_id: string }[]).map(
     (r) => String(r.route_id),
   );
@@ -399,6 +443,11 @@ export const buildWorld = async (store: Store) => {
     'POST /payment/acquiring/orders/{order_id}/close': {
       ids: { order_id: pendingOrders },
       body: fc.record({ reason: fc.string({ minLength: 1, maxLength: 100 }) }),
+      credential: merchantKey,
+    },
+    'POST /payment/acquiring/orders/{order_id}/refunds': {
+      ids: { order_id: paidOrders },
+      body: refundCreateInputArb as fc.Arbitrary<Json>,
       credential: merchantKey,
     },
     'POST /payment/crypto-payouts/batches': {
@@ -627,6 +676,46 @@ export const buildWorld = async (store: Store) => {
     },
     'POST /admin/sandbox/payouts/{payout_id}/execution': {
       ids: { payout_id: approved },
+      body: fc
+        .record(
+          {
+            outcome: fc.constantFrom('processing', 'completed', 'failed', 'returned'),
+            reason: fc.string({ minLength: 1, maxLength: 100 }),
+          },
+          { requiredKeys: ['outcome'] },
+        )
+        .map((body) => body as Json),
+      credential: operator,
+    },
+    'POST /admin/acquiring/orders/{order_id}/resolve': {
+      ids: { order_id: exceptionOrders },
+      body: fc
+        .record(
+          {
+            action: fc.constantFrom('accept', 'refuse'),
+            reason: fc.string({ minLength: 1, maxLength: 100 }),
+            refund_address: fc.constant(refundAddress),
+          },
+          { requiredKeys: ['action', 'reason'] },
+        )
+        .map((body) => body as Json),
+      credential: operator,
+    },
+    'POST /admin/acquiring/refunds/{refund_id}/review': {
+      ids: { refund_id: refunds },
+      body: fc
+        .record(
+          {
+            action: fc.constantFrom('approve', 'reject'),
+            reason: fc.string({ minLength: 1, maxLength: 100 }),
+          },
+          { requiredKeys: ['action'] },
+        )
+        .map((body) => body as Json),
+      credential: operator,
+    },
+    'POST /admin/sandbox/acquiring/refunds/{refund_id}/execution': {
+      ids: { refund_id: refunds },
       body: fc
         .record(
           {

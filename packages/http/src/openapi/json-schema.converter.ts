@@ -36,6 +36,8 @@ export interface CodecLike {
   readonly format?: CodecLike;
   /** A core `DefaultType`: what an absent field decodes to. */
   readonly defaultValue?: unknown;
+  /** A core `ListQueryType`: the parameters a query must send. */
+  readonly requiredParameters?: readonly string[];
 }
 
 export type SchemaTable = Readonly<Record<string, JsonSchema>>;

@@ -10,7 +10,7 @@ import {
   type PayrailError,
   payrailError,
 } from '@payrail/core';
-import { pathParameters, type Route } from '../routes/route.js';
+import { answersText, pathParameters, type Route } from '../routes/route.js';
 import { toJsonSchema } from './json-schema.converter.js';
 import { type JsonSchema, objectSchema } from './json-schema.js';
 import { queryParametersOf } from './query-parameters.js';
@@ -115,6 +115,27 @@ const errorResponses = (keys: readonly ErrorKey[]) => {
   );
 };
 
+/** The envelope of the route's answer codec, or the streamed text of a text route (ADR 0045). */
+const successResponse = (route: Route) => {
+  if (answersText(route)) {
+    const { description, mediaType, example } = route.response;
+    return {
+      description,
+      headers: {
+        'Content-Disposition': {
+          description: 'attachment, with the file name',
+          schema: { type: 'string' },
+        },
+      },
+      content: { [mediaType]: { schema: { type: 'string' }, example } },
+    };
+  }
+  return {
+    description: route.response.description,
+    content: { 'application/json': { schema: envelopeOf(toJsonSchema(route.response.codec)) } },
+  };
+};
+
 const securityOf = (route: Route) => {
   switch (route.scope) {
     case 'merchant':
@@ -146,7 +167,7 @@ const operationOf = (route: Route) => ({
       : queryParametersOf(route.query).map((parameter) => ({
           name: parameter.name,
           in: 'query',
-          required: false,
+          required: parameter.required,
           description: parameter.description,
           schema: parameter.schema,
         }))),
@@ -167,10 +188,7 @@ const operationOf = (route: Route) => ({
         },
       }),
   responses: {
-    '200': {
-      description: route.response.description,
-      content: { 'application/json': { schema: envelopeOf(toJsonSchema(route.response.codec)) } },
-    },
+    '200': successResponse(route),
     ...errorResponses(errorKeysOf(route)),
   },
 });

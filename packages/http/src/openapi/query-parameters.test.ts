@@ -6,6 +6,7 @@ import {
   PayoutNetworkListQuery,
   payoutStatusFilterValues,
   recordTypes,
+  StatementQuery,
 } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
 import { queryParametersOf } from './query-parameters.js';
@@ -26,7 +27,14 @@ describe('queryParametersOf', () => {
       'limit',
       'offset',
     ]);
-    expect(queryParametersOf(BalanceListQuery).map((p) => p.name)).toEqual(['currency']);
+    expect(queryParametersOf(BalanceListQuery).map((p) => p.name)).toEqual(['currency', 'at']);
+    expect(queryParametersOf(StatementQuery).map((p) => [p.name, p.required] as const)).toEqual([
+      ['currency', true],
+      ['start_at', true],
+      ['end_at', true],
+      ['limit', false],
+      ['offset', false],
+    ]);
   });
 
   it('reads enumerations and defaults from what the codec accepts', () => {
@@ -51,6 +59,7 @@ describe('queryParametersOf', () => {
       name: 'start_at',
       description: 'created_at >= (Unix seconds)',
       schema: { type: 'integer', minimum: 0 },
+      required: false,
     });
     expect(ledger.every((p) => !('description' in p.schema))).toBe(true);
   });

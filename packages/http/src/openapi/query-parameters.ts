@@ -3,7 +3,7 @@
  * (`ListQueryType`) is a request whose `format` stage is a `t.partial` of one leaf per parameter,
  * in the interface's order. Each parameter is documented by its leaf's `schema` (its
  * `description` becomes the parameter's); a `withDefault` parameter adds the default, written as
- * it is sent on the wire. A codec without that structure is an error, so no route is documented
+ * it is sent on the wire; a parameter the codec requires (`requiredParameters`) is required. A codec without that structure is an error, so no route is documented
  * by guess.
  *
  * Only the structure is read (`format`, `props`, `_tag`, `schema`, `type`, `defaultValue`), so
@@ -16,6 +16,8 @@ export interface QueryParameterDoc {
   readonly name: string;
   readonly schema: JsonSchema;
   readonly description: string;
+  /** A parameter the query must send (`ListQueryType.requiredParameters`). */
+  readonly required: boolean;
 }
 
 const leafSchemaOf = (codec: CodecLike, name: string, leaf: CodecLike) => {
@@ -37,6 +39,7 @@ const parameterOf = (codec: CodecLike, name: string, parameter: CodecLike): Quer
     name,
     description: typeof description === 'string' ? description : name,
     schema: defaulted ? { ...schema, default: wireDefault } : schema,
+    required: codec.requiredParameters?.includes(name) ?? false,
   };
 };
 

@@ -8,6 +8,7 @@ import {
   AccountNotifySecretView,
   AccountUpdateRequest,
   AccountView,
+  AdminOrderAnswer,
   ApiKeyIssueRequest,
   ApiKeyUpdateRequest,
   ApiKeyView,
@@ -25,6 +26,8 @@ import {
   OperatorCreateRequest,
   OperatorUpdateRequest,
   OperatorView,
+  OrderAnswer,
+  OrderResolveRequest,
   PageQuery,
   PaymentView,
   PayoutMethodRequest,
@@ -35,9 +38,13 @@ import {
   PayoutRouteRequest,
   PayoutRouteView,
   PayoutView,
+  RefundReviewRequest,
+  RefundView,
   SandboxClockAdvanceRequest,
   SandboxExecutionRequest,
   SandboxPaymentRequest,
+  SettlementReportAnswer,
+  SettlementReportQuery,
 } from '@payrail/core';
 import { adminPermissions } from '@payrail/engine';
 import {
@@ -149,6 +156,23 @@ export const adminRoutes: readonly AdminRoute[] = [
     run: (engine, operator, r) => engine.admin.audit(operator, r.query),
   }),
   admin({
+    method: 'get',
+    path: '/admin/reports/settlement',
+    operationId: 'adminSettlementReport',
+    permission: adminPermissions.settlementReport,
+    summary:
+      'A UTC day across merchants: per account and currency opening, totals by record type, closing; the platform totals',
+    tag: 'admin reports',
+    query: SettlementReportQuery,
+    errors: ['field_required'],
+    response: {
+      description:
+        'the report (the day, the period read, the platform totals per currency) and a page of its account rows',
+      codec: SettlementReportAnswer,
+    },
+    run: (engine, operator, r) => engine.admin.settlementReport(operator, r.query),
+  }),
+  admin({
     method: 'post',
     path: '/admin/merchants',
     operationId: 'adminCreateMerchant',
@@ -258,6 +282,51 @@ export const adminRoutes: readonly AdminRoute[] = [
     ],
     response: resource('payout', PayoutView),
     run: (engine, operator, r) => engine.admin.reviewPayout(operator, r.param('payout_id'), r.body),
+  }),
+  admin({
+    method: 'get',
+    path: '/admin/acquiring/orders/{order_id}',
+    operationId: 'adminGetOrder',
+    permission: adminPermissions.getOrder,
+    summary: "Any merchant's order, with every payment record (late ones too) and its refunds",
+    errors: ['order_not_found'],
+    response: {
+      description: 'data.order, data.payments and data.refunds',
+      codec: AdminOrderAnswer,
+    },
+    run: (engine, operator, r) => engine.admin.getOrder(operator, r.param('order_id')),
+  }),
+  admin({
+    method: 'post',
+    path: '/admin/acquiring/orders/{order_id}/resolve',
+    operationId: 'adminResolveOrder',
+    permission: adminPermissions.resolveOrder,
+    summary: 'Resolve an exception: accept it as paid, or refuse it and refund what came in',
+    body: OrderResolveRequest,
+    errors: [
+      'order_not_found',
+      'order_already_resolved',
+      'order_not_resolvable',
+      'nothing_to_accept',
+      'invalid_refund_address',
+      'insufficient_balance',
+    ],
+    response: {
+      description: 'data.order, and data.refunds the resolution made',
+      codec: OrderAnswer,
+    },
+    run: (engine, operator, r) => engine.admin.resolveOrder(operator, r.param('order_id'), r.body),
+  }),
+  admin({
+    method: 'post',
+    path: '/admin/acquiring/refunds/{refund_id}/review',
+    operationId: 'adminReviewRefund',
+    permission: adminPermissions.reviewRefund,
+    summary: 'Operator review of a refund: approve or reject',
+    body: RefundReviewRequest,
+    errors: ['refund_not_found', 'invalid_refund_status', 'account_frozen'],
+    response: resource('refund', RefundView),
+    run: (engine, operator, r) => engine.admin.reviewRefund(operator, r.param('refund_id'), r.body),
   }),
   admin({
     method: 'get',
@@ -441,6 +510,19 @@ export const adminRoutes: readonly AdminRoute[] = [
     response: resource('payout', PayoutView),
     run: (engine, operator, r) =>
       engine.admin.sandboxExecution(operator, r.param('payout_id'), r.body),
+  }),
+  admin({
+    method: 'post',
+    path: '/admin/sandbox/acquiring/refunds/{refund_id}/execution',
+    operationId: 'sandboxRefundExecution',
+    permission: adminPermissions.sandboxRefundExecution,
+    summary: 'Sandbox only: the outcome of an approved refund',
+    tag: 'sandbox',
+    body: SandboxExecutionRequest,
+    errors: ['refund_not_found', 'forbidden', 'invalid_refund_status'],
+    response: resource('refund', RefundView),
+    run: (engine, operator, r) =>
+      engine.admin.sandboxRefundExecution(operator, r.param('refund_id'), r.body),
   }),
   admin({
     method: 'post',

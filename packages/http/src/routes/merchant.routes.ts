@@ -9,6 +9,7 @@ import {
   AcquiringOrderCloseRequest,
   AcquiringOrderCreateRequest,
   AcquiringOrderListQuery,
+  AcquiringRefundCreateRequest,
   AuditListQuery,
   AuditRecordView,
   AvailablePayoutMethodView,
@@ -42,6 +43,10 @@ import {
   PayoutView,
   pageOf,
   ReceivingNetworkView,
+  RefundView,
+  StatementAnswer,
+  StatementExportQuery,
+  StatementQuery,
   WebhookCreateRequest,
   WebhookDeliveryView,
   WebhookUpdateRequest,
@@ -49,7 +54,14 @@ import {
   WebhookWithSecretView,
   WithdrawalListQuery,
 } from '@payrail/core';
-import { type MerchantRoute, merchantRoute, page, resource } from './route.js';
+import {
+  type MerchantRoute,
+  type MerchantTextRoute,
+  merchantRoute,
+  merchantTextRoute,
+  page,
+  resource,
+} from './route.js';
 
 const payoutGroups = ['payout', 'beneficiary', 'beneficiary_account'] as const;
 /** What any decimal amount of a body may answer beyond its own rule (the currency's scale). */
@@ -73,7 +85,22 @@ const orderAnswer = {
   codec: OrderAnswer,
 };
 
-export const merchantRoutes: readonly MerchantRoute[] = [
+/** A CSV statement's first lines, for the document (ADR 0045; docs/api.md shows a real one). */
+const statementCsvExample = [
+  'line,created_at,created_utc,currency,bucket,record_type,amount,balance_after,transaction_id,business_type,business_id,reference',
+  'opening,1800000000,2027-01-15 08:00:00,USD,available,,,1000.00,,,,',
+  'opening,1800000000,2027-01-15 08:00:00,USD,held,,,0.00,,,,',
+  'record,1800000042,2027-01-15 08:00:42,USD,available,payout_hold,-25.75,974.25,po_1:payout_hold,payout,po_1,INV-1001',
+  'record,1800000042,2027-01-15 08:00:42,USD,held,payout_hold,25.75,25.75,po_1:payout_hold,payout,po_1,INV-1001',
+  'closing,1800086400,2027-01-16 08:00:00,USD,available,,,974.25,,,,',
+  'closing,1800086400,2027-01-16 08:00:00,USD,held,,,25.75,,,,',
+  '',
+].join('\r\n');
+
+/** What a statement's query may answer besides `invalid <param>`. */
+const statementErrors = ['currency_required', 'field_required'] as const;
+
+export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
   // Account (read-only)
   merchantRoute({
     scope: 'merchant',
@@ -145,6 +172,42 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     query: LedgerListQuery,
     response: page('ledger records', LedgerEntryView),
     run: (engine, caller, r) => engine.accounts.ledger(caller, r.query),
+  }),
+  merchantRoute({
+    scope: 'merchant',
+    method: 'get',
+    path: '/payment/statements',
+    operationId: 'getStatement',
+    summary:
+      'A statement of one currency over [start_at, end_at): per bucket opening, totals by record type, closing; the records paged',
+    tag: 'account',
+    permissions: ['payment.ledger.read'],
+    query: StatementQuery,
+    errors: [...statementErrors],
+    response: {
+      description:
+        'the statement (opening + every total = closing, per bucket) and a page of its records, oldest first',
+      codec: StatementAnswer,
+    },
+    run: (engine, caller, r) => engine.statements.statement(caller, r.query),
+  }),
+  merchantTextRoute({
+    scope: 'merchant',
+    method: 'get',
+    path: '/payment/statements.csv',
+    operationId: 'getStatementCsv',
+    summary: 'The same statement as CSV, every record, streamed',
+    tag: 'account',
+    permissions: ['payment.ledger.read'],
+    query: StatementExportQuery,
+    errors: [...statementErrors],
+    response: {
+      description:
+        'RFC 4180 with a header row: an opening row per bucket, a row per record, a closing row per bucket',
+      mediaType: 'text/csv',
+      example: statementCsvExample,
+    },
+    run: (engine, caller, r) => engine.statements.statementCsv(caller, r.query),
   }),
   merchantRoute({
     scope: 'merchant',
@@ -493,6 +556,59 @@ export const merchantRoutes: readonly MerchantRoute[] = [
     errors: ['order_not_found', 'completed_order_cannot_be_closed', 'order_already_final'],
     response: orderAnswer,
     run: (engine, caller, r) => engine.acquiring.close(caller, r.param('order_id'), r.body),
+  }),
+  merchantRoute({
+    scope: 'merchant',
+    method: 'post',
+    path: '/payment/acquiring/orders/{order_id}/refunds',
+    operationId: 'refundOrder',
+    summary: "Refund an order's pay-in: all, part, or the overpaid part (ADR 0044)",
+    tag: 'acquiring',
+    permissions: ['payment.acquiring.refund'],
+    body: AcquiringRefundCreateRequest,
+    errors: [
+      'order_not_found',
+      'refund_type_invalid',
+      ...amountErrors,
+      'amount_must_be_positive',
+      'invalid_pay_currency',
+      'network_currency_unsupported',
+      'order_not_refundable',
+      'refund_token_not_paid',
+      'invalid_refund_address',
+      'nothing_to_refund',
+      'refund_exceeds_refundable',
+      'insufficient_balance',
+    ],
+    response: resource('refund', RefundView),
+    run: (engine, caller, r) => engine.acquiring.refund(caller, r.param('order_id'), r.body),
+  }),
+  merchantRoute({
+    scope: 'merchant',
+    method: 'get',
+    path: '/payment/acquiring/orders/{order_id}/refunds',
+    operationId: 'listOrderRefunds',
+    summary: 'Refunds of an order, oldest first',
+    tag: 'acquiring',
+    permissions: ['payment.acquiring.read'],
+    errors: ['order_not_found'],
+    response: {
+      description: 'the refunds of the order, oldest first (one page)',
+      codec: pageOf(RefundView),
+    },
+    run: (engine, caller, r) => engine.acquiring.refunds(caller, r.param('order_id')),
+  }),
+  merchantRoute({
+    scope: 'merchant',
+    method: 'get',
+    path: '/payment/acquiring/refunds/{refund_id}',
+    operationId: 'getRefund',
+    summary: 'A refund as it stands',
+    tag: 'acquiring',
+    permissions: ['payment.acquiring.read'],
+    errors: ['refund_not_found'],
+    response: resource('refund', RefundView),
+    run: (engine, caller, r) => engine.acquiring.getRefund(caller, r.param('refund_id')),
   }),
 
   // Crypto mass payout (decisions §6)

@@ -6,7 +6,16 @@
 
 import type { OperatorPermission } from '@payrail/core';
 import { type ErrorKey, pageOf, resourceAnswerOf } from '@payrail/core';
-import type { Caller, Data, Engine, Operator, Outcome, Permission, Query } from '@payrail/engine';
+import type {
+  Caller,
+  Data,
+  Engine,
+  Operator,
+  Outcome,
+  Permission,
+  Query,
+  TextExport,
+} from '@payrail/engine';
 import type { CodecLike } from '../openapi/json-schema.converter.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
@@ -35,6 +44,17 @@ export type AnswerOf<C extends AnswerCodec> = C['_A'];
 export interface ResponseDoc<C extends AnswerCodec = AnswerCodec> {
   readonly description: string;
   readonly codec: C;
+}
+
+/**
+ * A success answered as text streamed as it is read (a CSV export, ADR 0045) instead of the
+ * envelope: its media type, what the document says of it, and its first lines as an example.
+ * A refusal is still the envelope, with the catalogue's status.
+ */
+export interface TextResponseDoc {
+  readonly description: string;
+  readonly mediaType: TextExport['media_type'];
+  readonly example: string;
 }
 
 type View = Parameters<typeof resourceAnswerOf>[1];
@@ -85,6 +105,18 @@ export interface MerchantRoute extends RouteDoc {
   run(engine: Engine, caller: Caller, request: RouteRequest): Promise<Outcome<Data>>;
 }
 
+/** `/payment/*` answering streamed text (`TextResponseDoc`), such as a CSV statement. */
+export interface MerchantTextRoute extends Omit<RouteDoc, 'response'> {
+  readonly scope: 'merchant';
+  readonly permissions: readonly Permission[];
+  readonly response: TextResponseDoc;
+  run(engine: Engine, caller: Caller, request: RouteRequest): Promise<Outcome<TextExport>>;
+}
+
+/** Whether the route answers streamed text rather than the envelope. */
+export const answersText = (route: Route): route is MerchantTextRoute =>
+  'mediaType' in route.response;
+
 /**
  * `/admin/*`: an operator's credential or the admin token; the engine checks the role against the
  * permission listed here (ADR 0039), which the document and the role matrix show.
@@ -121,7 +153,7 @@ export interface UpstreamRoute extends RouteDoc {
   run(engine: Engine, request: UpstreamRouteRequest): Promise<Outcome<Data>>;
 }
 
-export type Route = MerchantRoute | AdminRoute | OpenRoute | UpstreamRoute;
+export type Route = MerchantRoute | MerchantTextRoute | AdminRoute | OpenRoute | UpstreamRoute;
 
 /**
  * A route whose `run` must answer what its `response` codec describes: the compiler holds the
@@ -135,6 +167,9 @@ export type TypedRoute<R extends Route, C extends AnswerCodec> = Omit<R, 'respon
 export const merchantRoute = <C extends AnswerCodec>(
   route: TypedRoute<MerchantRoute, C>,
 ): MerchantRoute => route;
+
+/** A merchant route answering streamed text (its type named where the table lists it). */
+export const merchantTextRoute = (route: MerchantTextRoute): MerchantTextRoute => route;
 
 export const openRoute = <C extends AnswerCodec>(route: TypedRoute<OpenRoute, C>): OpenRoute =>
   route;

@@ -13,6 +13,7 @@ import { ledgerEntryCounts } from './0005-ledger-entry-counts.js';
 import { storeEnvironment } from './0006-store-environment.js';
 import { operatorsAndAudit } from './0007-operators-and-audit.js';
 import { acquiringPaymentsMigration } from './0008-acquiring-payments.js';
+import { acquiringRefundsMigration } from './0009-acquiring-refunds.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -24,6 +25,7 @@ export const migrations: readonly Migration[] = [
   storeEnvironment,
   operatorsAndAudit,
   acquiringPaymentsMigration,
+  acquiringRefundsMigration,
 ];
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
