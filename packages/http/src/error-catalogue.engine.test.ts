@@ -995,6 +995,34 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
       });
     },
   },
+  refund_approved_by_requester: {
+    run: async (w) => {
+      const { order_id } = await createOrder(w, { expire_seconds: 60 });
+      await w.h.admin('POST', `/admin/sandbox/acquiring/orders/${order_id}/payments`, {
+        token_id: 'TRON_USDT',
+        amount: '4.000000',
+        status: 'confirmed',
+      });
+      await w.h.admin('POST', '/admin/sandbox/clock/advance', { seconds: 61 });
+      const resolved = await w.operator('POST', `/admin/acquiring/orders/${order_id}/resolve`, {
+        action: 'refuse',
+        reason: 'cancelled',
+        refund_address: tronAddress(7),
+      });
+      const refundId = resolved.body.data.refunds[0].refund_id as string;
+      return w.operator('POST', `/admin/acquiring/refunds/${refundId}/review`, {
+        action: 'approve',
+      });
+    },
+  },
+  client_refund_id_already_used: {
+    run: async (w) => {
+      const orderId = await paidOrder(w);
+      const key = { refund_type: 'partial', client_refund_id: w.unique('crf') };
+      await refundOf(w, orderId, { ...key, amount: '1' });
+      return refundOf(w, orderId, { ...key, amount: '2' });
+    },
+  },
   order_not_resolvable: {
     run: async (w) =>
       w.operator('POST', `/admin/acquiring/orders/${await paidOrder(w)}/resolve`, {

@@ -227,6 +227,7 @@ export const recordFixtures: RecordFixtures = {
       account_id: seed.scope,
       order_id: `ord_${pad(seed.n)}`,
       status: 'requested',
+      client_refund_id: seed.n % 2 === 0 ? null : `crf_${pad(seed.n)}`,
       snapshot: { version: 1, snapshot: { value: 'requested', context: { amount: '1.000000' } } },
       ...times(seed),
     }),

@@ -48,7 +48,7 @@ const messages = {
   'warning.expiring':
     'Less than {minutes} minutes left. A payment that arrives after the order expires has to be settled with the merchant.',
 
-  'refund.title': 'Refunded to you: {amount} {currency}',
+  'refund.title': 'Refunds to you, asked for or sent: {amount} {currency}',
   'refund.line': '{amount} {currency}: {status}',
   'refund.status.requested': 'requested',
   'refund.status.approved': 'approved, about to be sent',

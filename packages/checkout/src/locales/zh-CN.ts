@@ -48,7 +48,7 @@ export const zhCN: CheckoutLocale = {
     'warning.overpaid': '您多付了 {amount} {currency}。请联系商户处理差额。',
     'warning.expiring': '剩余时间不足 {minutes} 分钟。订单过期后到账的付款需要与商户协商处理。',
 
-    'refund.title': '已退款给您：{amount} {currency}',
+    'refund.title': '退给您的款项（已申请或已发送）：{amount} {currency}',
     'refund.line': '退款 {amount} {currency}：{status}',
     'refund.status.requested': '已申请',
     'refund.status.approved': '已批准，即将发送',

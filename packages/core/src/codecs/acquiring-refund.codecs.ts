@@ -9,7 +9,8 @@
  * decimal string with at most 6 decimal places`) greater than zero (`amount must be greater than
  * zero`), ignored for the other types; token_id: a malformed id `invalid pay currency: <id>`, an
  * unknown one `unsupported network/currency: <n>/<c>`; reason: a merchant text of at most 256
- * characters (`Validation Failed`), blank counting as not sent. Whether the address fits the
+ * characters (`Validation Failed`), blank counting as not sent; client_refund_id likewise, of at
+ * most 64. Whether the address fits the
  * token's network, and every amount rule of the order, is the order's to judge.
  */
 import * as E from 'fp-ts/lib/Either.js';
@@ -64,6 +65,26 @@ const OptionalReason = leafFrom<string | undefined>(
         ? E.right(u)
         : E.left(payrailError('validation_failed')),
   { type: 'string', maxLength: 256, description: 'blank is the same as not sent' },
+);
+
+/**
+ * The merchant's idempotency key of a refund (as a payout's client_request_id): at most 64
+ * characters; blank is the same as not sent.
+ */
+const ClientRefundId = leafFrom<string | undefined>(
+  'ClientRefundId',
+  (u): u is string => isShortText(u, 64) && !isBlank(u),
+  (u) =>
+    isMissing(u)
+      ? E.right(undefined)
+      : isShortText(u, 64)
+        ? E.right(u)
+        : E.left(payrailError('validation_failed')),
+  {
+    type: 'string',
+    maxLength: 64,
+    description: 'the same request again answers the refund it made; blank is not sent',
+  },
 );
 
 /** A receiving address as sent; its format is judged against the token's network. */
@@ -125,7 +146,12 @@ const refundCreateFields = t.intersection([
     ),
     address: requiredField(RefundAddress, required('address')),
   }),
-  t.partial({ amount: RefundAmount, token_id: RefundTokenId, reason: OptionalReason }),
+  t.partial({
+    amount: RefundAmount,
+    token_id: RefundTokenId,
+    reason: OptionalReason,
+    client_refund_id: ClientRefundId,
+  }),
 ]);
 
 export const AcquiringRefundCreateRequest = request('AcquiringRefundCreateRequest', {
@@ -195,6 +221,7 @@ export const RefundView = t.strict({
   amount: DecimalString,
   address: t.string,
   reason: nullable(t.string),
+  client_refund_id: nullable(t.string),
   review_required: t.boolean,
   /** `api_key:<key_id>` or `operator:<operator_id>`. */
   requested_by: t.string,

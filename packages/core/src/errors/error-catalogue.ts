@@ -410,7 +410,7 @@ export const errorCatalogue = {
   ),
   order_not_refundable: entry(
     'acquiring',
-    'only a completed, underpaid or expired_paid order can be refunded',
+    'only a completed, underpaid, expired_paid or refused order can be refunded',
     'business',
     'payrail',
   ),
@@ -429,6 +429,18 @@ export const errorCatalogue = {
   ),
   insufficient_balance: entry('acquiring', 'insufficient balance', 'business', 'payrail'),
   invalid_refund_status: entry('acquiring', 'invalid refund status', 'business', 'payrail'),
+  refund_approved_by_requester: entry(
+    'acquiring',
+    'refund must be approved by an operator other than its requester',
+    'business',
+    'payrail',
+  ),
+  client_refund_id_already_used: entry(
+    'acquiring',
+    'client_refund_id already used',
+    'business',
+    'payrail',
+  ),
   order_not_resolvable: entry(
     'acquiring',
     'only an underpaid, expired or expired_paid order can be resolved',

@@ -250,9 +250,21 @@ export const orderStatusOf = (
   now = context.updated_at,
 ): OrderStatus => aggregateAt(context, now);
 
-/** paid/remaining/overpaid of the order, from its records confirmed in time. */
+/**
+ * The records an order counts as paid: those confirmed in time, and once an operator accepted the
+ * order as paid (ADR 0044), its late ones confirmed on chain too.
+ */
+const countedPayments = (context: AcquiringOrderContext): readonly PaymentRecord[] => {
+  const payments = Object.values(context.payments);
+  if (context.resolution?.action !== 'accept') return payments;
+  return payments.map((p) =>
+    p.status === 'late' && p.chain_status === 'completed' ? { ...p, status: 'completed' } : p,
+  );
+};
+
+/** paid/remaining/overpaid of the order, from the records it counts as paid. */
 export const orderAmountsOf = (context: AcquiringOrderContext): OrderAmounts =>
-  orderAmounts({ payments: Object.values(context.payments), payAmount: context.pay_amount });
+  orderAmounts({ payments: countedPayments(context), payAmount: context.pay_amount });
 
 /** The clock never runs backwards for an order: a late-stamped event is taken at the last time. */
 const clockOf = (context: AcquiringOrderContext, at: number): number =>

@@ -62,6 +62,8 @@ export interface AcquiringRefundContext {
   /** Where the tokens go, on `network`. */
   readonly address: string;
   readonly reason: string | null;
+  /** The merchant's idempotency key: the same request again answers this refund. */
+  readonly client_refund_id: string | null;
   /** Whether an operator must approve it first (the account's `auto_approve` off). */
   readonly review_required: boolean;
   /** Who asked for it: `api_key:<key_id>` or `operator:<operator_id>`. */
@@ -129,6 +131,10 @@ const contextOf = ({ at, ...input }: AcquiringRefundInput): AcquiringRefundConte
   updated_at: at,
 });
 
+/** Whether `operatorId` asked for the refund: an operator resolving an order (ADR 0044). */
+const isRequester = (context: AcquiringRefundContext, operatorId: string): boolean =>
+  context.requested_by === `operator:${operatorId}`;
+
 const journalHead = (context: AcquiringRefundContext) => ({
   accountId: context.account_id,
   businessId: context.refund_id,
@@ -166,6 +172,7 @@ export const refundViewOf = (
   amount: c.amount,
   address: c.address,
   reason: c.reason,
+  client_refund_id: c.client_refund_id,
   review_required: c.review_required,
   requested_by: c.requested_by,
   reviewed_by: c.reviewed_by,
@@ -219,8 +226,11 @@ const refundSetup = setup({
   guards: {
     /** The account wants no review (`auto_approve` on): the refund is approved as it is made. */
     autoApproved: ({ context }) => !context.review_required,
-    accountActive: ({ event }) =>
-      event.type === 'refund.review.approve' && event.account_status === 'active',
+    /** Approvable: the account is active, and the approver is not who asked (four eyes). */
+    approvable: ({ context, event }) =>
+      event.type === 'refund.review.approve' &&
+      event.account_status === 'active' &&
+      !isRequester(context, event.operator_id),
   },
 });
 
@@ -249,7 +259,7 @@ export const acquiringRefundMachine = refundSetup.createMachine({
       always: { guard: 'autoApproved', target: 'approved' },
       on: {
         'refund.review.approve': {
-          guard: 'accountActive',
+          guard: 'approvable',
           target: 'approved',
           actions: ['accept', 'recordReview'],
         },
@@ -311,7 +321,9 @@ export const acquiringRefundView = (snapshot: AcquiringRefundSnapshot): Acquirin
 /**
  * The catalogue error for an event the refund does not take: a review of a refund that is not
  * waiting for one, or an execution report of one that is not with the executor (a final refund
- * included), `invalid refund status`; an approval while the account is frozen `account frozen`.
+ * included), `invalid refund status`; an approval while the account is not active `account
+ * frozen`, and by the operator who asked for it `refund must be approved by an operator other
+ * than its requester` (four eyes, as batches have it).
  * `processing` again while processing is not refused: the machine ignores it.
  */
 export const refundRefusalOf = (
@@ -322,7 +334,10 @@ export const refundRefusalOf = (
   switch (event.type) {
     case 'refund.review.approve':
       if (status !== 'requested') return payrailError('invalid_refund_status');
-      return event.account_status === 'active' ? undefined : payrailError('account_frozen');
+      if (event.account_status !== 'active') return payrailError('account_frozen');
+      return isRequester(snapshot.context, event.operator_id)
+        ? payrailError('refund_approved_by_requester')
+        : undefined;
     case 'refund.review.reject':
       return status === 'requested' ? undefined : payrailError('invalid_refund_status');
     case 'refund.execution.processing':

@@ -37,6 +37,7 @@ const StoredRefundContext = t.type({
   amount: t.string,
   address: t.string,
   reason: nullableString,
+  client_refund_id: nullableString,
   review_required: t.boolean,
   requested_by: t.string,
   reviewed_by: nullableString,

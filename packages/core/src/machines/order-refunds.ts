@@ -145,7 +145,8 @@ export const refundGrantOf = (
 /**
  * Why an operator may not resolve the order, or undefined when it may: it was resolved before
  * (`order already resolved`); it is not an exception (`underpaid`, `expired`, or paid after expiry
- * or close and not completed); or it is to be accepted as paid with nothing credited.
+ * or close and not completed); or it is to be accepted as paid with nothing it keeps (nothing
+ * credited, or all of it refunded or being refunded).
  */
 export const resolutionRefusalOf = (
   context: AcquiringOrderContext,
@@ -157,7 +158,10 @@ export const resolutionRefusalOf = (
   if (status !== 'underpaid' && status !== 'expired' && !anomalous) {
     return payrailError('order_not_resolvable');
   }
-  return action === 'accept' && total(creditedByToken(context)).isZero()
+  // What the order keeps: credited less the refunds that count (an order refunded in full, or
+  // while a refund is on its way, has nothing to accept as paid).
+  const kept = total(creditedByToken(context)).minus(total(refundedByToken(context)));
+  return action === 'accept' && kept.lessThanOrEqualTo(0)
     ? payrailError('nothing_to_accept')
     : undefined;
 };

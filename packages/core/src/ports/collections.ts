@@ -161,7 +161,7 @@ export const collectionSpecs = {
     name: 'acquiring_refunds',
     id: 'refund_id',
     scope: 'account_id',
-    unique: [],
+    unique: [['account_id', 'client_refund_id']],
     filters: ['order_id', 'status'],
   }),
   cryptoBatches: spec<CryptoBatchRecord>()({

@@ -158,6 +158,8 @@ export interface AcquiringRefundRecord extends RecordMeta {
   readonly account_id: string;
   readonly order_id: string;
   readonly status: string;
+  /** The merchant's idempotency key, unique per account; null when none was sent. */
+  readonly client_refund_id: string | null;
   readonly snapshot: unknown;
 }
 

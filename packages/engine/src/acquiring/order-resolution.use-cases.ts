@@ -2,7 +2,8 @@
  * Exception handling of acquiring orders (issue 21, ADR 0044): an operator sees an order with its
  * payment records (late ones included) and refunds, and resolves an `underpaid`, `expired` or
  * `expired_paid` order: accepted as paid (`completed`, with the reason), or refused (`closed`)
- * with everything it was credited refunded, token by token, to the address the operator names.
+ * with everything it was credited refunded, token by token, to the address the operator names,
+ * each refund waiting for a second operator's approval.
  * The resolution and its refunds are one unit of work and one audited act; the order sends
  * `acquiring.order.updated`, each refund its `acquiring.refund.*`.
  */
@@ -33,7 +34,8 @@ import { refundDecision } from './refund.use-cases.js';
 
 /**
  * Refunds all that every token of a refused order can still give back, to `address` (`refund_address
- * required` when there is anything to refund and no address). Operator-made: no further review.
+ * required` when there is anything to refund and no address). Each waits for another operator's
+ * approval: the one who named the address may not also send the money there.
  */
 const refundEverything = async (
   tx: StoreTransaction,
@@ -45,7 +47,8 @@ const refundEverything = async (
   created: (refund: LoadedRefund) => void,
 ): Promise<LoadedOrder> => {
   let order = refused;
-  const requester = { requested_by: `operator:${operator.operator_id}`, review_required: false };
+  // Four eyes: another operator approves where the money goes (ADR 0044).
+  const requester = { requested_by: `operator:${operator.operator_id}`, review_required: true };
   for (const token of creditedByToken(order.snapshot.context).keys()) {
     if (refundableOf(order.snapshot.context, token).lessThanOrEqualTo(0)) continue;
     const to = address ?? refuse(payrailError('field_required', { field: 'refund_address' }));

@@ -32,6 +32,7 @@ const newRefundRecord = (snapshot: AcquiringRefundSnapshot): NewRecord<Acquiring
     account_id: c.account_id,
     order_id: c.order_id,
     status: refundStatusOf(snapshot),
+    client_refund_id: c.client_refund_id,
     snapshot: persistRefund(snapshot),
     created_at: c.created_at,
     updated_at: c.updated_at,
@@ -42,6 +43,19 @@ const loadedRefundOf = (record: AcquiringRefundRecord): LoadedRefund => ({
   record,
   snapshot: restoreRefund(record.snapshot),
 });
+
+/** The refund the account made under `clientRefundId`, if any. */
+export const refundOfClientId = async (
+  tx: StoreTransaction,
+  accountId: string,
+  clientRefundId: string,
+): Promise<LoadedRefund | undefined> => {
+  const record = await tx.acquiringRefunds.findUnique({
+    account_id: accountId,
+    client_refund_id: clientRefundId,
+  });
+  return record === undefined ? undefined : loadedRefundOf(record);
+};
 
 /** The refunds of an order, oldest first. */
 export const refundsOfOrder = async (

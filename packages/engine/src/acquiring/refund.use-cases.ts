@@ -6,6 +6,7 @@
  * same unit of work. Every change goes through the command handler.
  */
 import {
+  type AcquiringRefundCreateRequest,
   type AcquiringRefundEvent,
   type AcquiringRefundInput,
   type AcquiringRefundSnapshot,
@@ -39,6 +40,7 @@ import {
   handle,
   type Outcome,
   orRefuse,
+  refuse,
   unguarded,
   unitOfWork,
 } from '../command/command.handler.js';
@@ -47,7 +49,12 @@ import type { EngineDeps } from '../engine.deps.js';
 import { accountStatusOf, isAccountFrozen } from '../payouts/payout.persistence.js';
 import type { TimerHandler } from '../workers/timer.worker.js';
 import { type LoadedOrder, orderRepository } from './order.persistence.js';
-import { type LoadedRefund, refundRepository, refundsOfOrder } from './refund.persistence.js';
+import {
+  type LoadedRefund,
+  refundOfClientId,
+  refundRepository,
+  refundsOfOrder,
+} from './refund.persistence.js';
 
 /** What a refund request asks of the order, whoever asks. */
 export interface RefundRequest {
@@ -56,6 +63,7 @@ export interface RefundRequest {
   readonly token_id?: OrderRefundEvent['token_id'];
   readonly address: string;
   readonly reason?: string | undefined;
+  readonly client_refund_id?: string | undefined;
 }
 
 /** Who asks, and whether an operator must approve it first. */
@@ -126,6 +134,7 @@ export const refundDecision = async (
       amount: grant.amount,
       address: request.address,
       reason: request.reason ?? null,
+      client_refund_id: request.client_refund_id ?? null,
       ...requester,
       at,
     };
@@ -140,7 +149,33 @@ const refundAnswerOf = (refund: LoadedRefund | undefined) =>
     ? E.left(payrailError('internal_error'))
     : E.right({ refund: acquiringRefundView(refund.snapshot) });
 
-/** `POST /payment/acquiring/orders/{order_id}/refunds`: the merchant refunds a pay-in. */
+/**
+ * The refund a repeated request made before (the same `client_refund_id`), if the request is the
+ * same; `client_refund_id already used` for another request under that id.
+ */
+const repeatOf = async (
+  tx: StoreTransaction,
+  caller: Caller,
+  orderId: string,
+  request: AcquiringRefundCreateRequest,
+): Promise<LoadedRefund | undefined> => {
+  if (request.client_refund_id === undefined) return undefined;
+  const original = await refundOfClientId(tx, caller.account_id, request.client_refund_id);
+  if (original === undefined) return undefined;
+  const c = original.snapshot.context;
+  const same =
+    c.order_id === orderId &&
+    c.refund_type === request.refund_type &&
+    c.address === request.address &&
+    (request.token_id === undefined || c.token_id === request.token_id) &&
+    (request.amount === undefined || c.amount === request.amount);
+  return same ? original : refuse(payrailError('client_refund_id_already_used'));
+};
+
+/**
+ * `POST /payment/acquiring/orders/{order_id}/refunds`: the merchant refunds a pay-in. A request
+ * repeated under its `client_refund_id` answers the refund it made, and makes no other.
+ */
 export const createRefund = async (
   deps: EngineDeps,
   caller: Caller,
@@ -150,14 +185,19 @@ export const createRefund = async (
   const guard = async (tx: StoreTransaction) => {
     requirePermission(caller, 'payment.acquiring.refund');
     const account = await callerAccount(tx, caller, 'refused', 'acquiring');
-    return { account, request: orRefuse(decodeAcquiringRefundCreate(body)) };
+    const request = orRefuse(decodeAcquiringRefundCreate(body));
+    return { account, request, repeat: await repeatOf(tx, caller, orderId, request) };
   };
   let refund: LoadedRefund | undefined;
   const refunded = await handle(
     deps,
     orderRepository,
     { id: orderId, scope: caller.account_id, guard },
-    ({ tx, loaded, at, guarded: { account, request } }) => {
+    ({ tx, loaded, at, guarded: { account, request, repeat } }) => {
+      if (repeat !== undefined) {
+        refund = repeat;
+        return undefined;
+      }
       const requester = {
         requested_by: `api_key:${caller.key_id}`,
         review_required: !account.auto_approve,
@@ -309,7 +349,10 @@ export const refundExecutionReport = async (deps: EngineDeps, refundId: string, 
   );
 };
 
-/** `POST /admin/sandbox/acquiring/refunds/{refund_id}/execution`: sandbox only (else `forbidden`). */
+/**
+ * `POST /admin/sandbox/acquiring/refunds/{refund_id}/execution`: sandbox only (else `forbidden`);
+ * idempotent like the executor's door.
+ */
 export const sandboxRefundExecution = async (deps: EngineDeps, refundId: string, body: unknown) => {
   if (deps.settings.environment !== 'sandbox') return E.left(payrailError('forbidden'));
   const report = decodeSandboxExecution(body);
@@ -321,7 +364,12 @@ export const sandboxRefundExecution = async (deps: EngineDeps, refundId: string,
       : { status },
   );
   if (E.isLeft(outcome)) return outcome;
-  return decideRefund(deps, refundId, async (_, __, at) => refundEventOf(outcome.right, at));
+  return decideRefund(
+    deps,
+    refundId,
+    async (_, __, at) => refundEventOf(outcome.right, at),
+    (loaded) => alreadyReflects(loaded, outcome.right.status),
+  );
 };
 
 const refundExecutionRequestOf = ({
@@ -338,19 +386,22 @@ const refundExecutionRequestOf = ({
 });
 
 /**
- * `refund.execute`: an approved refund goes to the executor's `executeRefund`; without one (the
- * sandbox) it waits approved for its outcome. A frozen account's refund waits, as its payouts do.
+ * `refund.execute`: an approved refund goes to the executor's `executeRefund`; in the sandbox,
+ * without one, it waits approved for the sandbox's act. In live without one, and while the
+ * account is frozen (as its payouts do), the timer moves on and looks again: the refund is never
+ * dropped, and an executor given `executeRefund` later sends it.
  */
 export const refundExecuteTimer =
   (deps: EngineDeps): TimerHandler =>
   async (tx, timer: TimerRecord, now: number) => {
     const execute = deps.payoutExecutor?.executeRefund?.bind(deps.payoutExecutor);
-    if (execute === undefined) return;
+    // The sandbox's act reports refunds; in live, only an executor can send one.
+    if (execute === undefined && deps.settings.environment === 'sandbox') return;
     const record = await tx.acquiringRefunds.get(timer.business_id, timer.account_id);
     if (record === undefined) return;
     const refund = await refundRepository.load(tx, record.refund_id, record.account_id);
     if (refundStatusOf(refund.snapshot) !== 'approved') return;
-    if (await isAccountFrozen(tx, record.account_id)) {
+    if (execute === undefined || (await isAccountFrozen(tx, record.account_id))) {
       await tx.timers.set({
         ...timer,
         due_at: Math.max(now, timer.due_at) + frozenExecutionRetrySeconds,

@@ -166,12 +166,30 @@ describe('a refund of a paid order', () => {
     );
   });
 
+  it('answers a request repeated under its client_refund_id with the refund it made', async () => {
+    const orderId = await paidOrder(10, '25.00', '25');
+    const body = {
+      refund_type: 'partial',
+      amount: '5',
+      address: tronAddress,
+      client_refund_id: 'rf-1',
+    };
+    const first = rightOf(await engine.acquiring.refund(key, orderId, body)).refund;
+    const again = rightOf(await engine.acquiring.refund(key, orderId, body)).refund;
+    expect(again.refund_id).toBe(first.refund_id);
+    expect(first.client_refund_id).toBe('rf-1');
+    expect(rightOf(await engine.acquiring.refunds(key, orderId)).total).toBe(1);
+    expect(messageOf(await engine.acquiring.refund(key, orderId, { ...body, amount: '6' }))).toBe(
+      'client_refund_id already used',
+    );
+  });
+
   it('answers each refusal with the catalogue', async () => {
     const open = await paidOrder(3, '25.00', '0');
     const paid = await paidOrder(4, '25.00', '25');
     const body = { refund_type: 'full', address: tronAddress };
     expect(messageOf(await engine.acquiring.refund(key, open, body))).toBe(
-      'only a completed, underpaid or expired_paid order can be refunded',
+      'only a completed, underpaid, expired_paid or refused order can be refunded',
     );
     expect(messageOf(await engine.acquiring.refund(key, paid, { address: tronAddress }))).toBe(
       'refund_type required',
@@ -229,6 +247,19 @@ describe('a refund of a paid order', () => {
 });
 
 describe('an operator resolves an exception', () => {
+  it('does not accept as paid what was refunded', async () => {
+    const orderId = await paidOrder(9, '25.00', '10');
+    w.clock.advance(1801);
+    rightOf(
+      await engine.acquiring.refund(key, orderId, { refund_type: 'full', address: tronAddress }),
+    );
+    expect(
+      messageOf(
+        await engine.admin.resolveOrder(reviewer, orderId, { action: 'accept', reason: 'x' }),
+      ),
+    ).toBe('order has no confirmed payment to accept');
+  });
+
   it('accepts an order paid after expiry as paid, and the trail names the operator', async () => {
     const orderId = await paidOrder(6, '25.00', '0');
     w.clock.advance(1801);
@@ -251,6 +282,9 @@ describe('an operator resolves an exception', () => {
     );
     expect(resolved.order).toMatchObject({
       status: 'completed',
+      // the late payment now counts as paid
+      paid_amount_total: '25.000000',
+      remaining_amount: '0.000000',
       resolution: {
         action: 'accept',
         reason: 'paid late; goods shipped',
@@ -289,8 +323,17 @@ describe('an operator resolves an exception', () => {
     );
     expect(resolved.order).toMatchObject({ status: 'closed', refunded_amount: '10.000000' });
     expect(resolved.refunds?.map((r) => [r.status, r.amount, r.requested_by])).toEqual([
-      ['approved', '10.000000', `operator:${reviewer.operator_id}`],
+      ['requested', '10.000000', `operator:${reviewer.operator_id}`],
     ]);
+    // Four eyes: the operator who named the address does not also send the money there.
+    const refundId = resolved.refunds?.[0]?.refund_id ?? '';
+    expect(
+      messageOf(await engine.admin.reviewRefund(reviewer, refundId, { action: 'approve' })),
+    ).toBe('refund must be approved by an operator other than its requester');
+    const second = await w.operator('sam', 'reviewer');
+    expect(
+      rightOf(await engine.admin.reviewRefund(second, refundId, { action: 'approve' })).refund,
+    ).toMatchObject({ status: 'approved', reviewed_by: second.operator_id });
     const completed = await paidOrder(8, '25.00', '25');
     expect(
       messageOf(

@@ -140,7 +140,12 @@ export const unitOfWork = async <T>(
  * itself that the platform failed. `maxAttempts` only stops a store that refuses without end.
  */
 /** Collections whose records a concurrent unit of work may create first with the same key. */
-const racedKeys: readonly string[] = ['beneficiaries', 'beneficiary_accounts', 'deposit_addresses'];
+const racedKeys: readonly string[] = [
+  'beneficiaries',
+  'beneficiary_accounts',
+  'deposit_addresses',
+  'acquiring_refunds',
+];
 
 /** Runs of one unit of work before a conflict propagates as unexpected (`internal error`). */
 export const maxAttempts = 5;

