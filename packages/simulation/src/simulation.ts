@@ -1,26 +1,42 @@
 /**
  * The deterministic simulation (docs/reliability.md): one seed draws a history of merchants,
- * payouts, orders, crypto batches, provider events and webhook deliveries, with faults injected
- * at rates the seed also draws, and checks every invariant (`invariants.ts`) after every step.
+ * payouts, orders, crypto batches, provider events, webhook deliveries, refunds, resolutions and
+ * statements (`refund-actions.ts`, `statement-actions.ts`), with faults injected at rates the
+ * seed also draws, and checks every invariant (`invariants.ts`) after every step.
  * The same seed replays the same steps with the same answers: every choice comes from the seed
- * (`prng.ts`), the clock is virtual, ids are seeded and no step runs concurrently.
+ * (`prng.ts`), the clock is virtual, ids are seeded and no step runs concurrently with another
+ * (within one, `refund.create_twice` asks two refunds at once: the stores run their units of
+ * work one after another, in the order asked).
  */
 import { isStoreFailure } from '@payrail/core';
 import { bootstrapOperator, type Caller, permissions } from '@payrail/engine';
 import { signSandboxUpstream } from '@payrail/sandbox';
 import type { OutboundResponse, Transport } from '@payrail/webhooks';
 import * as E from 'fp-ts/lib/Either.js';
+import {
+  type Action,
+  type ActionResult,
+  amountOf,
+  type Context,
+  type FaultRates,
+  live,
+  pickMerchant,
+  pickOrder,
+  pickWhere,
+  said,
+} from './action-kit.js';
 import { InjectedAbort } from './faulty-store.js';
 import { checkInvariants, fingerprint } from './invariants.js';
 import {
   emptyModel,
-  type Model,
   type SimMerchant,
   type SimOrder,
   type SimPayout,
   type UpstreamReport,
 } from './model.js';
 import { type Random, seededRandom } from './prng.js';
+import { refundActions } from './refund-actions.js';
+import { statementActions } from './statement-actions.js';
 import {
   openWorld,
   type StoreKind,
@@ -29,24 +45,6 @@ import {
   upstreamSource,
   type World,
 } from './world.js';
-
-/** The fault rates one seed runs with, each drawn from the seed. */
-export interface FaultRates {
-  /** Provider events delivered twice (0-50 %). */
-  readonly duplicate: number;
-  /** Provider events delivered out of order (0-50 %). */
-  readonly reorder: number;
-  /** Webhook deliveries that get no answer (0-30 %). */
-  readonly lost: number;
-  /** Webhook deliveries answered 5xx (0-30 %). */
-  readonly failing: number;
-  /** Webhook deliveries that take virtual seconds, up to past the claim's lease (0-30 %). */
-  readonly slow: number;
-  /** Steps whose unit of work aborts at a random statement (0-15 %). */
-  readonly abort: number;
-  /** Steps that restart the engine and the dispatcher over the store (0-8 %). */
-  readonly restart: number;
-}
 
 export interface SeedOptions {
   readonly seed: number;
@@ -85,65 +83,8 @@ export class SimulationViolation extends Error {
   }
 }
 
-interface Context {
-  readonly world: World;
-  readonly model: Model;
-  readonly random: Random;
-  readonly rates: FaultRates;
-  /** Counts for unique names (references, order numbers, ...). */
-  serial: number;
-}
-
-/** What an action did, for the log; `undefined`: the action does not apply now. */
-type ActionResult = string | undefined;
-
-interface Action {
-  readonly name: string;
-  readonly weight: number;
-  /** Runs several units of work (so an abort may leave earlier ones committed). */
-  readonly compound?: boolean;
-  run(ctx: Context): Promise<ActionResult>;
-}
-
-type Answer<T> = E.Either<{ readonly message: string }, T>;
-
-/** `ok <detail>` or `refused <message>`, for the log. */
-const said = <T>(answer: Answer<T>, detail: (value: T) => string): string =>
-  E.isRight(answer) ? `ok ${detail(answer.right)}` : `refused: ${answer.left.message}`;
-
-const pickMerchant = (ctx: Context): SimMerchant | undefined =>
-  ctx.model.merchants.length === 0 ? undefined : ctx.random.pick(ctx.model.merchants);
-
-/**
- * Mostly one of the items the action applies to (`fits`), so histories get deep; sometimes any
- * item, so the refusals are exercised too.
- */
-const pickWhere = <T>(
-  ctx: Context,
-  items: Iterable<T>,
-  fits: (item: T) => boolean,
-): T | undefined => {
-  const all = [...items];
-  if (all.length === 0) return undefined;
-  const fitting = all.filter(fits);
-  return fitting.length > 0 && ctx.random.chance(0.85)
-    ? ctx.random.pick(fitting)
-    : ctx.random.pick(all);
-};
-
 const pickPayout = (ctx: Context, ...states: readonly string[]): SimPayout | undefined =>
   pickWhere(ctx, ctx.model.payouts.values(), (p) => states.includes(p.state));
-
-const live = (o: SimOrder) => !['completed', 'underpaid', 'expired', 'closed'].includes(o.status);
-
-const pickOrder = (ctx: Context, filter: (o: SimOrder) => boolean = live) =>
-  pickWhere(ctx, ctx.model.orders.values(), filter);
-
-const amountOf = (random: Random, scale: number, max: number): string => {
-  const whole = random.int(1, max);
-  const cents = random.int(0, 10 ** scale - 1);
-  return `${whole}.${String(cents).padStart(scale, '0')}`;
-};
 
 const drawRates = (random: Random): FaultRates => ({
   duplicate: random.int(0, 50) / 100,
@@ -466,6 +407,7 @@ const createOrder: Action = {
         payAmount: order.pay_amount,
         allowed,
         status: order.status,
+        anomaly: '',
       });
       ctx.model.creates.push({ kind: 'order', id: order.order_id, merchant });
     }
@@ -794,6 +736,8 @@ const actions: readonly Action[] = [
   addBatchItems,
   approveBatch,
   submitBatch,
+  ...refundActions,
+  ...statementActions,
   advanceClock,
   runTimers,
   dispatch,
@@ -880,6 +824,20 @@ const isInjected = (error: unknown): boolean => {
   return false;
 };
 
+/**
+ * The platform's operators: the bootstrap and a reviewer (not an admin, so the bootstrap keeps
+ * its permissions), so a refund one asks for when refusing an order can be approved by the other.
+ */
+const addReviewer = async (ctx: Context): Promise<void> => {
+  const made = await ctx.world.engine.admin.createOperator(bootstrapOperator, {
+    name: 'Rita Reviewer',
+    role: 'reviewer',
+  });
+  if (E.isLeft(made)) throw new Error(`the reviewer was refused: ${made.left.message}`);
+  const { operator_id, name, role } = made.right.operator;
+  ctx.model.operators.push(bootstrapOperator, { operator_id, name, role });
+};
+
 export const runSeed = async (options: SeedOptions): Promise<SeedResult> => {
   const random = seededRandom(options.seed);
   const rates = drawRates(random);
@@ -910,6 +868,7 @@ export const runSeed = async (options: SeedOptions): Promise<SeedResult> => {
   };
 
   try {
+    await addReviewer(ctx);
     for (let step = 1; step <= options.steps && violation === undefined; step += 1) {
       if (random.chance(rates.restart)) {
         count(restart.name);

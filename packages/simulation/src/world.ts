@@ -27,7 +27,7 @@ export type StoreKind = 'memory' | 'pglite';
 export const storeKinds: readonly StoreKind[] = ['memory', 'pglite'];
 
 /** 2027-01-15T08:00:00Z: every run starts here, whatever the wall clock says. */
-const simulationEpoch = 1_800_000_000;
+export const simulationEpoch = 1_800_000_000;
 /** The engine's key secret, which the dispatcher opens the stored webhook secrets with. */
 const simulationKeySecret = new Uint8Array(32).fill(3);
 /** The sandbox provider's signing secret (32 bytes of 7s, base64). */
@@ -117,6 +117,14 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         checkoutBaseUrl: 'https://pay.example/checkout',
         allowInsecureWebhooks: false,
         keySecret: simulationKeySecret,
+        // Both caches expire on the wall clock (performance.now). At their 1 s default a unit of
+        // work reads the catalogue, and the dispatcher's parallel attempts read the keys, or not,
+        // depending on how fast the run goes: an abort armed at a unit's n-th statement then fires
+        // on a slow run only, and the attempts interleave differently on the two stores. An hour
+        // outlasts any run: an entry is read once per engine (a restart is seeded), and changes
+        // made through the engine reach it at once. A seed names one history on any machine.
+        keyCheckCacheMs: 3_600_000,
+        catalogueCacheMs: 3_600_000,
       },
       acquiringProviders: [
         sandboxAcquiringProvider({

@@ -49,7 +49,9 @@ const refundEverything = async (
   let order = refused;
   // Four eyes: another operator approves where the money goes (ADR 0044).
   const requester = { requested_by: `operator:${operator.operator_id}`, review_required: true };
-  for (const token of creditedByToken(order.snapshot.context).keys()) {
+  // Token by token in id order: a stored order's payments come back in any key order (JSONB), and
+  // the refunds (their ids, and which refusal answers first) must not depend on the store.
+  for (const token of [...creditedByToken(order.snapshot.context).keys()].sort()) {
     if (refundableOf(order.snapshot.context, token).lessThanOrEqualTo(0)) continue;
     const to = address ?? refuse(payrailError('field_required', { field: 'refund_address' }));
     const request = { refund_type: 'full' as const, token_id: token, address: to };
