@@ -11,15 +11,11 @@ import type { Outcome } from '../command/command.handler.js';
 import type { Caller, TextExport } from '../engine.api.js';
 import { adjustableClock } from '../engine.deps.js';
 import { createEngine } from '../engine.wiring.js';
+import { rightOf, start } from '../operators/operators.test-support.js';
 import { bootstrapOperator } from '../operators/operators.use-cases.js';
 import { seedSandboxCatalogue } from '../payouts/sandbox-catalogue.use-cases.js';
 
-export const start = 1_800_000_000;
-
-export const rightOf = <T>(outcome: Outcome<T>): T => {
-  if (E.isLeft(outcome)) throw new Error(`expected success, got "${outcome.left.message}"`);
-  return outcome.right;
-};
+export { rightOf, start } from '../operators/operators.test-support.js';
 
 export const messageOf = <T>(outcome: Outcome<T>): string => {
   if (E.isRight(outcome))
