@@ -1,17 +1,10 @@
 /**
- * The contract documents, for the tests that compare payrail with them. They live beside the
- * repository (`<repo>/../shared/spec`), which a clone made elsewhere does not have: there those
- * tests are skipped, with vitest's "skipped" count saying so. Under CI they always run, and a
- * missing document fails them, as the PostgreSQL suites fail without a server.
+ * The contract documents, for the tests that compare payrail with them. They live in the
+ * repository (`docs/spec/`), so every clone has them and the tests always run.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-const specDir = new URL('../../../../shared/spec/', import.meta.url);
-
-const specPresent = existsSync(new URL('merchant-payment-interface.md', specDir));
-
-/** Whether the tests that read the documents run: where they are, and always under CI. */
-export const withSpec = specPresent || process.env.CI === 'true';
+const specDir = new URL('../../../docs/spec/', import.meta.url);
 
 /** One document's text, read once; call it inside a test, never at module load. */
 export const specDocument = (name: 'merchant-payment-interface.md' | 'decisions.md') => {

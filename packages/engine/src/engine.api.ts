@@ -31,7 +31,7 @@ export type PageView<V> = {
   readonly offset: number;
 };
 
-/** Who is calling, once the API key checked out (decisions §7). */
+/** Who is calling, once the API key checked out (docs/spec/decisions.md §7). */
 export interface Caller {
   readonly merchant_id: string;
   readonly account_id: string;
@@ -189,7 +189,7 @@ export interface Engine {
     deliveries: UseCase<[Caller, string, Query], PageView<Answers.WebhookDeliveryView>>;
     redeliver: UseCase<[Caller, string], { readonly delivery: Answers.WebhookDeliveryView }>;
   };
-  /** decisions §8: what the portal and the operators do. */
+  /** docs/spec/decisions.md §8: what the portal and the operators do. */
   readonly admin: {
     /**
      * Every admin use case takes the `Operator` first: the role matrix (`operatorRoleMatrix`)
@@ -310,7 +310,7 @@ export interface Engine {
     /**
      * The answer to verification request `attempt` (1-based, the delivery attempt): `true`
      * approves, `false` rejects, `null` (non-2xx, timeout, unparsable, undecided) records the
-     * attempt, and an undecided last attempt returns the payout (decisions §2). `round` is the
+     * attempt, and an undecided last attempt returns the payout (docs/spec/decisions.md §2). `round` is the
      * request's `verification_round`: an answer about another review round is refused
      * (`invalid payout status`) and changes nothing (issue 19, M2).
      */

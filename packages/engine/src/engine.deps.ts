@@ -20,10 +20,10 @@ export interface EngineSettings {
   readonly environment: Environment;
   /** Where checkout pages live: an order's checkout_url is `<checkoutBaseUrl>/<order_id>`. */
   readonly checkoutBaseUrl: string;
-  /** Sandbox only: http and loopback callback targets are accepted (decisions §10). */
+  /** Sandbox only: http and loopback callback targets are accepted (docs/spec/decisions.md §10). */
   readonly allowInsecureWebhooks: boolean;
   /**
-   * The HS256 secret that signs API key tokens (decisions §7), at least 32 bytes; the webhook and
+   * The HS256 secret that signs API key tokens (docs/spec/decisions.md §7), at least 32 bytes; the webhook and
    * notify secrets are stored sealed under a key derived from it (ADR 0041). The server generates
    * it once and keeps it with the store: changing it invalidates every issued key and leaves the
    * sealed secrets unreadable until they are rotated.
@@ -43,7 +43,7 @@ export interface EngineSettings {
   readonly catalogueCacheMs?: number;
 }
 
-/** The sandbox's test clock: `/admin/sandbox/clock/advance` moves it (decisions §8). */
+/** The sandbox's test clock: `/admin/sandbox/clock/advance` moves it (docs/spec/decisions.md §8). */
 export interface AdjustableClock extends Clock {
   advance(seconds: number): void;
 }
@@ -56,7 +56,7 @@ export interface EngineDeps {
   readonly settings: EngineSettings;
   /**
    * Receives approved payouts (the `payout.execute` timer). Absent in the sandbox, where a payout
-   * waits in approved / init for `/admin/sandbox/payouts/{payout_id}/execution` (decisions §2).
+   * waits in approved / init for `/admin/sandbox/payouts/{payout_id}/execution` (docs/spec/decisions.md §2).
    */
   readonly payoutExecutor?: PayoutExecutor;
   /** Create-time SSRF check of notify_url and webhook urls; absent: the codecs' lexical check only. */

@@ -1,5 +1,5 @@
 /**
- * The client address (decisions §7): the socket's, unless the operator configured trusted
+ * The client address (docs/spec/decisions.md §7): the socket's, unless the operator configured trusted
  * proxies; only a request that arrives from one of them has its `X-Forwarded-For` read.
  */
 import { BlockList, isIP } from 'node:net';

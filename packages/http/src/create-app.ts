@@ -46,9 +46,9 @@ export interface InternalErrorLog {
 
 export interface AppDeps {
   readonly engine: Engine;
-  /** The operator token of `/admin` (decisions §8). */
+  /** The operator token of `/admin` (docs/spec/decisions.md §8). */
   readonly adminToken: string;
-  /** Per-key limit (decisions §9); `{ requestsPerSecond: 0 }` turns it off. */
+  /** Per-key limit (docs/spec/decisions.md §9); `{ requestsPerSecond: 0 }` turns it off. */
   readonly rateLimit?: RateLimitOptions;
   /**
    * Per client address, before authentication (issue 12, finding 6): `failedAuthentications`
@@ -61,7 +61,7 @@ export interface AppDeps {
     /** Milliseconds; tests move it by hand. */
     readonly now?: () => number;
   };
-  /** Addresses or CIDR blocks whose `X-Forwarded-For` is believed (decisions §7). */
+  /** Addresses or CIDR blocks whose `X-Forwarded-For` is believed (docs/spec/decisions.md §7). */
   readonly trustedProxies?: readonly string[];
   readonly bodyLimitBytes?: number;
   /** Where clients reach the API, e.g. `https://api.example.com`: `/openapi.json`'s `servers`. */

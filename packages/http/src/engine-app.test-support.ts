@@ -160,7 +160,7 @@ export const engineApp = (options: HarnessOptions = {}) => {
     return { keyId: api_key.key_id as string, token: api_key.token as string };
   };
 
-  /** The sandbox catalogue of decisions §8, made through the admin API. */
+  /** The sandbox catalogue of docs/spec/decisions.md §8, made through the admin API. */
   const seedCatalogue = async () => {
     for (const schema of sandboxNetworkSchemas) {
       await admin('POST', '/admin/payout-networks', {

@@ -1,5 +1,5 @@
 /**
- * The `{code, message, data}` envelope (decisions §1). Every answer of the app goes through
+ * The `{code, message, data}` envelope (docs/spec/decisions.md §1). Every answer of the app goes through
  * `answer`, so status, code and message always come from the core's catalogue.
  */
 import { errorEnvelope, type PayrailError, payrailError } from '@payrail/core';

@@ -1,7 +1,7 @@
 /**
  * One merchant's key against another merchant's ids: the same answer as for an id that does
- * not exist at all (decisions §1), with the object's message. That is a 404 everywhere except for
- * beneficiaries and beneficiary accounts: decisions §1 files `beneficiary account not found` (and
+ * not exist at all (docs/spec/decisions.md §1), with the object's message. That is a 404 everywhere except for
+ * beneficiaries and beneficiary accounts: docs/spec/decisions.md §1 files `beneficiary account not found` (and
  * the catalogue `beneficiary not found` with it) under 400/53, as an id inside a body, and a
  * message has exactly one status; the path form shares it.
  */

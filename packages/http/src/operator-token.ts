@@ -1,5 +1,5 @@
 /**
- * The operator token of the admin API (decisions §8), compared in constant time: both sides are
+ * The operator token of the admin API (docs/spec/decisions.md §8), compared in constant time: both sides are
  * hashed first, so neither the content nor the length of the configured token leaks by timing.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -13,7 +13,7 @@ describe('tokenBucketLimiter', () => {
     expect(allowed()).toBe(10);
   });
 
-  it('defaults to 100 per second with a burst of 200 (decisions §9)', () => {
+  it('defaults to 100 per second with a burst of 200 (docs/spec/decisions.md §9)', () => {
     const limiter = tokenBucketLimiter({ now: () => 0 });
     const decisions = Array.from({ length: 201 }, () => limiter.take('k'));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(200);

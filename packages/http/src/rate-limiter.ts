@@ -1,5 +1,5 @@
 /**
- * Per-key rate limit (decisions §9): a token bucket per API key, in memory; the same buckets keyed
+ * Per-key rate limit (docs/spec/decisions.md §9): a token bucket per API key, in memory; the same buckets keyed
  * by client address limit failed authentications and the open routes (issue 12, finding 6). Each key may burst
  * `burst` requests and is refilled at `requestsPerSecond`; `requestsPerSecond: 0` turns it off.
  * One process, one set of buckets: behind several processes each one limits on its own.
@@ -10,9 +10,9 @@
  */
 
 export interface RateLimitOptions {
-  /** Sustained rate per key; 0 turns the limit off. Default 100 (decisions §9). */
+  /** Sustained rate per key; 0 turns the limit off. Default 100 (docs/spec/decisions.md §9). */
   readonly requestsPerSecond?: number;
-  /** Bucket size; default twice the rate (200 for the default 100, decisions §9). */
+  /** Bucket size; default twice the rate (200 for the default 100, docs/spec/decisions.md §9). */
   readonly burst?: number;
   /** Milliseconds; tests move it by hand. */
   readonly now?: () => number;

@@ -1,5 +1,5 @@
 /**
- * Decisions §1: an object in the path that is unknown (or another merchant's) answers 404/65 with
+ * docs/spec/decisions.md §1: an object in the path that is unknown (or another merchant's) answers 404/65 with
  * its catalogue message, on every route that has a path id, admin routes included. Each route is
  * called with a well-formed unknown id and with a malformed one, with a body the route would
  * otherwise accept, so the answer can only be about the id.

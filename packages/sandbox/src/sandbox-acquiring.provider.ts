@@ -1,5 +1,5 @@
 /**
- * The built-in `sandbox` acquiring provider (decisions §4): what a chain watcher would call
+ * The built-in `sandbox` acquiring provider (docs/spec/decisions.md §4): what a chain watcher would call
  * `POST /upstream/acquiring/sandbox` with, so a merchant can rehearse payments locally with
  * `curl`. Its payload:
  *

@@ -1,6 +1,6 @@
 /**
  * How the `sandbox` provider's chain watcher proves it sent a delivery (ADR 0032): Standard
- * Webhooks, as payrail's own webhooks are signed (decisions §5), so any Standard Webhooks
+ * Webhooks, as payrail's own webhooks are signed (docs/spec/decisions.md §5), so any Standard Webhooks
  * library can sign for it. Three headers:
  *
  * - `webhook-id`: the message id, any non-empty text;

@@ -28,7 +28,7 @@ const adminToken = 'operator-token-0123456789';
 const keySecret = 'k'.repeat(32);
 
 describe('parseConfig', () => {
-  it('answers the defaults of decisions §10 for an empty environment', () => {
+  it('answers the defaults of docs/spec/decisions.md §10 for an empty environment', () => {
     expect(configOf({})).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -307,7 +307,7 @@ describe('describeConfig', () => {
     });
   });
 
-  it('names one line per variable of decisions §10 and the ADR', () => {
+  it('names one line per variable of docs/spec/decisions.md §10 and the ADR', () => {
     expect(describeConfig(configOf({})).map((e) => e.name)).toEqual([
       'PORT',
       'HOST',

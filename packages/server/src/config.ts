@@ -1,5 +1,5 @@
 /**
- * The server's configuration (decisions §10 and docs/adr/0010-server-configuration.md): one pure
+ * The server's configuration (docs/spec/decisions.md §10 and docs/adr/0010-server-configuration.md): one pure
  * function of an environment record, which reports every problem at once, and a redacted
  * description of the result for `payrail config show` and the startup line.
  */
@@ -83,7 +83,7 @@ const defaultPort = 8080;
 const defaultHost = '127.0.0.1';
 const defaultDataDir = './.payrail';
 const defaultDatabaseSchema = 'payrail';
-/** decisions §9: 100 requests per second per key. */
+/** docs/spec/decisions.md §9: 100 requests per second per key. */
 const defaultRateLimit = 100;
 /** The sandbox provider answers this machine only, unless told otherwise. */
 export const defaultUpstreamSandboxSources: readonly string[] = ['127.0.0.1/32', '::1/128'];

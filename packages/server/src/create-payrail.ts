@@ -154,7 +154,7 @@ export interface Payrail {
   /** The engine itself: every use case over raw input, as the HTTP adapter drives it. */
   readonly engine: Engine;
   /**
-   * The admin use cases (decisions §8), typed, acting as the bootstrap operator (the configured
+   * The admin use cases (docs/spec/decisions.md §8), typed, acting as the bootstrap operator (the configured
    * admin token; what it may do once an admin operator exists is ADR 0039's).
    */
   readonly admin: AdminFacade;

@@ -1,6 +1,6 @@
 /**
  * @payrail/server: the wiring. `createPayrail` embeds payrail in a host's process (a typed
- * facade, the HTTP app, the background loops); `parseConfig` reads decisions §10's environment
+ * facade, the HTTP app, the background loops); `parseConfig` reads docs/spec/decisions.md §10's environment
  * and `startPayrail` serves payrail from it; `main.ts` is `pnpm start` and `cli.ts` the
  * `payrail` command.
  */

@@ -1,5 +1,5 @@
 /**
- * The server wires the SSRF guard into the engine (decisions §5): an https target on a forbidden
+ * The server wires the SSRF guard into the engine (docs/spec/decisions.md §5): an https target on a forbidden
  * address, which the lexical codec alone would take, is refused at create time; the sandbox's
  * PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 lets loopback through and still refuses the metadata service.
  */

@@ -60,7 +60,7 @@ const totalOf = (map: ReadonlyMap<string, Decimal>): Decimal =>
 const adding = (map: ReadonlyMap<string, Decimal>, key: string, amount: Decimal) =>
   new Map(map).set(key, of(map, key).plus(amount));
 
-/** What an order says its status is at `now`: its resolution, else the aggregation of decisions §4. */
+/** What an order says its status is at `now`: its resolution, else the aggregation of docs/spec/decisions.md §4. */
 const statusAt = (c: AcquiringOrderContext, now: number): OrderStatus => {
   if (c.resolution?.action === 'accept') return 'completed';
   if (c.resolution?.action === 'refuse') return 'closed';

@@ -2,7 +2,7 @@
  * The answers of the access part: accounts, merchants, API keys, webhooks and their deliveries,
  * funding records, balances and ledger records, exactly as the `data` of an answer shows them
  * (snake_case, amounts at the currency's scale, Unix seconds). Secrets appear only in the views
- * named for the answers that show one (decisions §5, §7, §8).
+ * named for the answers that show one (docs/spec/decisions.md §5, §7, §8).
  */
 import * as t from 'io-ts';
 import { merchantBuckets, recordTypes } from '../ledger/ledger.js';

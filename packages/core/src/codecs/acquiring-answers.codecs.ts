@@ -86,7 +86,7 @@ export const OrderAnswer = t.exact(
 );
 export type OrderAnswer = t.TypeOf<typeof OrderAnswer>;
 
-/** A payment record of an order: decisions §4's fields, nothing internal. */
+/** A payment record of an order: docs/spec/decisions.md §4's fields, nothing internal. */
 export const PaymentView = t.strict({
   payment_id: t.string,
   order_id: t.string,

@@ -458,7 +458,7 @@ describe('checkout token selection', () => {
   });
 });
 
-describe('resolveOrderPayTokens (decisions §4)', () => {
+describe('resolveOrderPayTokens (docs/spec/decisions.md §4)', () => {
   const account = {
     enabledPayTokens: ['TRON_USDT', 'ETH_USDT', 'BASE_USDC'] as PayTokenId[],
     defaultPayTokens: ['TRON_USDT', 'BASE_USDC'] as PayTokenId[],

@@ -1,6 +1,6 @@
 /**
  * The acquiring request bodies: order create (the interface's "Acquiring order (create request)"
- * plus decisions §4's mode, checkout_type and network/currency), order close, and the checkout
+ * plus docs/spec/decisions.md §4's mode, checkout_type and network/currency), order close, and the checkout
  * page's token selection. What needs the account (enabled and default tokens, the webhook named
  * by notify_webhook_id) is checked by the pure functions at the end, which the engine calls with
  * what it has loaded.
@@ -262,7 +262,7 @@ const pairOf = (order: {
 const noPair = { network: '', currency: '' } as const;
 
 /**
- * The order's fields in the interface's table order, then decisions §4's, then ours: required
+ * The order's fields in the interface's table order, then docs/spec/decisions.md §4's, then ours: required
  * ones in `t.type`s, optional ones in the `t.partial`s between them, so io-ts's key order is the
  * table's (intersections nest because io-ts types at most five members).
  */
@@ -318,7 +318,7 @@ type OrderCreateFields = t.TypeOf<typeof orderCreateFields>;
  * `POST /payment/acquiring/orders`. Precedence, when several rules break at once (the first
  * broken rule is the answer):
  *  1. body not a JSON object -> `request required`;
- *  2. each field in the interface's table order, then decisions §4's: out_trade_no,
+ *  2. each field in the interface's table order, then docs/spec/decisions.md §4's: out_trade_no,
  *     order_currency, order_amount, allowed_pay_currencies (first bad id in list order),
  *     expire_seconds, underpay_tolerance, notify_webhook_id, redirect_url, logo_url, remark, mode,
  *     checkout_type, network, currency, then redirect_automatically (ADR 0021); within a field:
@@ -448,7 +448,7 @@ export interface AccountPayTokens {
 }
 
 /**
- * The order's allowed tokens (decisions §4). Precedence: no enabled token at all ->
+ * The order's allowed tokens (docs/spec/decisions.md §4). Precedence: no enabled token at all ->
  * `no available pay tokens for current account`; list omitted and no default that is enabled ->
  * `allowed_pay_currencies required` (defaults that are no longer enabled are skipped); a listed id
  * not enabled -> `unsupported network/currency: <network>/<currency>` (first in list order); a

@@ -1,5 +1,5 @@
 /**
- * Bodies of the admin API (decisions §8): merchants, account settings, API keys, sandbox credits
+ * Bodies of the admin API (docs/spec/decisions.md §8): merchants, account settings, API keys, sandbox credits
  * and the sandbox clock. The operator's token is checked by the HTTP layer; these codecs only read
  * bodies. Each is one io-ts codec built with the codec toolkit: a `required` stage, a `format`
  * stage whose structure the document reads, in the order of the precedence each codec states.
@@ -37,7 +37,7 @@ import {
 import { isIpRange } from './ip-ranges.js';
 
 /**
- * Every permission an API key may hold: the interface's table and the identifiers decisions §7
+ * Every permission an API key may hold: the interface's table and the identifiers docs/spec/decisions.md §7
  * adds (acquiring, webhooks; `payment.wallet.read` also covers deposits and withdrawals).
  */
 export const apiKeyPermissions = [
@@ -149,7 +149,7 @@ const AccountProducts = request(
   payrailError('validation_failed'),
 );
 
-/** A list of pay token ids: each well formed and known (the messages of decisions §4). */
+/** A list of pay token ids: each well formed and known (the messages of docs/spec/decisions.md §4). */
 const PayTokens = leafFrom<readonly PayTokenId[]>(
   'PayTokens',
   (u): u is readonly PayTokenId[] => isUniqueList(u, isPayTokenId),

@@ -1,5 +1,5 @@
 /**
- * The answers of crypto mass payout (decisions §6): a batch (the core's `cryptoBatchView`, plus
+ * The answers of crypto mass payout (docs/spec/decisions.md §6): a batch (the core's `cryptoBatchView`, plus
  * the notify_url it was created with) and the rows of its items.
  */
 import * as t from 'io-ts';

@@ -67,7 +67,7 @@ export const answerOf = <P extends t.Props>(props: P) => t.strict(props);
 export const resourceAnswerOf = <K extends string, C extends t.Mixed>(key: K, view: C) =>
   answerOf(recordOf([key], () => view));
 
-/** `data: { items, total, limit, offset }` (decisions §9). */
+/** `data: { items, total, limit, offset }` (docs/spec/decisions.md §9). */
 export const pageOf = <C extends t.Mixed>(item: C) =>
   t.strict({
     items: t.readonlyArray(item),

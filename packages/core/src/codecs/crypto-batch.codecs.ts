@@ -1,6 +1,6 @@
 /**
  * Crypto mass payout requests (the interface's "Crypto mass payout" rules and errors,
- * decisions §6): the create body `{currency, method_id, items, submit?, notify_url?}` and the
+ * docs/spec/decisions.md §6): the create body `{currency, method_id, items, submit?, notify_url?}` and the
  * add-items body `{items}`. Rules that need storage or configuration (the method, the batch's
  * items, the merchant's payout references, the route) are pure functions below that take that
  * data.
@@ -407,7 +407,7 @@ const cryptoBatchCreateRequest = (options: PayoutOptions) =>
  * `null` or `""` -> `currency required`), method_id, submit, items, then notify_url. Without
  * `items` the batch is an empty draft (items added later, as Wise batch groups do); approving or
  * submitting it before it has items is `batch has no items`. `submit` omitted means true
- * (decisions §6) and stays omitted in the decoded request, as does a notify_url not sent (or
+ * (docs/spec/decisions.md §6) and stays omitted in the decoded request, as does a notify_url not sent (or
  * blank). notify_url must be https.
  */
 export const CryptoBatchCreateRequest = cryptoBatchCreateRequest({});

@@ -1,5 +1,5 @@
 /**
- * IP addresses and CIDR ranges of API key whitelists (decisions §7), without Node's `net`: the
+ * IP addresses and CIDR ranges of API key whitelists (docs/spec/decisions.md §7), without Node's `net`: the
  * codec that validates a whitelist and the engine that matches a caller's address share one
  * reading of what an address is.
  *

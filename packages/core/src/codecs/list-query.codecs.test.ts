@@ -28,7 +28,7 @@ const messageOf = (codec: t.Mixed, query: unknown): string => {
   return E.isLeft(result) ? result.left.message : `decoded: ${JSON.stringify(result.right)}`;
 };
 
-describe('pagination (decisions §9)', () => {
+describe('pagination (docs/spec/decisions.md §9)', () => {
   const paginated = [
     AccountListQuery,
     DepositListQuery,
@@ -153,7 +153,7 @@ describe('filters', () => {
     expect(messageOf(LedgerListQuery, { sort_order: 'DESC' })).toBe('invalid sort_order');
   });
 
-  it('payouts: the nine top-level statuses of decisions §2, and the two axes', () => {
+  it('payouts: the nine top-level statuses of docs/spec/decisions.md §2, and the two axes', () => {
     expect(payoutStatusFilterValues).toEqual([
       'draft',
       'pending_review',

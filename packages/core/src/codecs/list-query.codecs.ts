@@ -1,5 +1,5 @@
 /**
- * Query parameters of the list endpoints (decisions §9), one io-ts codec per endpoint built with
+ * Query parameters of the list endpoints (docs/spec/decisions.md §9), one io-ts codec per endpoint built with
  * the codec toolkit: a `request` over the query object whose `format` stage is a `t.partial` of
  * one leaf per parameter, in the interface's order (every parameter may be left out; a defaulted
  * one is a `withDefault`), each leaf carrying its schema, so the document reads the parameters
@@ -51,14 +51,14 @@ import {
 export const accountStatusFilterValues = ['active', 'frozen'] as const;
 /** Deposits and withdrawals. */
 export const fundingStatusFilterValues = ['pending', 'completed', 'failed'] as const;
-/** The top-level payout status (decisions §2): a review_status or a non-init execution_status. */
+/** The top-level payout status (docs/spec/decisions.md §2): a review_status or a non-init execution_status. */
 export const payoutStatusFilterValues = [
   ...reviewStatuses,
   ...executionStatuses.filter(
     (status): status is Exclude<(typeof executionStatuses)[number], 'init'> => status !== 'init',
   ),
 ] as const;
-/** The interface's order states plus `closed` (decisions §4): the order machine's statuses. */
+/** The interface's order states plus `closed` (docs/spec/decisions.md §4): the order machine's statuses. */
 export const orderStatusFilterValues = orderStatuses;
 const sortOrders = ['asc', 'desc'] as const satisfies readonly SortOrder[];
 
@@ -345,7 +345,7 @@ export const LedgerListQuery = listQuery('LedgerListQuery', {
 });
 export type LedgerListQuery = t.TypeOf<typeof LedgerListQuery>;
 
-/** `GET /payment/payouts` (decisions §2). */
+/** `GET /payment/payouts` (docs/spec/decisions.md §2). */
 export const PayoutListQuery = listQuery('PayoutListQuery', {
   reference: text('reference', 'exact reference'),
   client_request_id: text('client_request_id', 'exact client_request_id'),
@@ -357,7 +357,7 @@ export const PayoutListQuery = listQuery('PayoutListQuery', {
 });
 export type PayoutListQuery = t.TypeOf<typeof PayoutListQuery>;
 
-/** `GET /payment/acquiring/orders` (decisions §4). */
+/** `GET /payment/acquiring/orders` (docs/spec/decisions.md §4). */
 export const AcquiringOrderListQuery = listQuery('AcquiringOrderListQuery', {
   out_trade_no: text('out_trade_no', 'exact out_trade_no'),
   status: oneOf('status', orderStatusFilterValues, 'status filter'),

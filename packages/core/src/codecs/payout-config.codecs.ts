@@ -1,5 +1,5 @@
 /**
- * Bodies of the operator's payout API (decisions §8): the payout configuration (methods, network
+ * Bodies of the operator's payout API (docs/spec/decisions.md §8): the payout configuration (methods, network
  * schemas, routes with fees and limits) and the operator's actions on one payout (review, the
  * sandbox's execution outcome). Storage-free: whether a named method, network or account exists
  * is the engine's to check. Each body is one io-ts codec built with the codec toolkit; its
@@ -459,7 +459,7 @@ export type PayoutRouteRequest = t.TypeOf<typeof PayoutRouteRequest>;
 
 /**
  * (account, currency, method, optional channel, amount range) -> channel account, fees and the
- * beneficiary fields the route requires (`/admin/routes`, decisions §2): the fixed fee filled in.
+ * beneficiary fields the route requires (`/admin/routes`, docs/spec/decisions.md §2): the fixed fee filled in.
  * `account_id` null is a global route; `channel_id` null any channel of the method;
  * `channel_account_id` null a route whose payouts answer `channel account not configured`.
  */

@@ -1,5 +1,5 @@
 /**
- * The sandbox provider's "a chain payment was seen" body (decisions §8,
+ * The sandbox provider's "a chain payment was seen" body (docs/spec/decisions.md §8,
  * `POST /admin/sandbox/acquiring/orders/{order_id}/payments`):
  * `{token_id, amount, status: processing | confirming | confirmed, tx_hash?, payment_id?}`.
  * A new payment_id records a new payment; repeating one updates that payment.

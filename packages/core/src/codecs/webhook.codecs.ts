@@ -1,5 +1,5 @@
 /**
- * Webhook management bodies (decisions §5): create `{url, events, status?}` and PATCH
+ * Webhook management bodies (docs/spec/decisions.md §5): create `{url, events, status?}` and PATCH
  * `{url?, events?, status?}`. Only what needs no I/O is checked here; where the url resolves to
  * (the SSRF guard) is checked at delivery time.
  *
@@ -71,7 +71,7 @@ export type WebhookStatus = (typeof webhookStatuses)[number];
 export const isAbsoluteHttpsUrl = (value: unknown): value is string => isNotifyUrl(value);
 
 export interface WebhookCodecOptions {
-  /** Sandbox with PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1: an `http` url is accepted too (decisions §5). */
+  /** Sandbox with PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1: an `http` url is accepted too (docs/spec/decisions.md §5). */
   readonly allowInsecureUrl?: boolean;
 }
 

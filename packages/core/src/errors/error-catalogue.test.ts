@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { specDocument, withSpec } from '../../test/spec-documents.test-support.js';
+import { specDocument } from '../../test/spec-documents.test-support.js';
 import {
   type ErrorGroup,
   type ErrorKey,
@@ -149,7 +149,7 @@ const entryFor = (message: string): [ErrorKey, Entry] => {
   throw new Error(`"${message}": ${exact.length} exact and ${templates.length} template entries`);
 };
 
-describe.runIf(withSpec)("the interface's error messages", () => {
+describe("the interface's error messages", () => {
   it('the Errors section has the parsed subsections and nothing unexpected', () => {
     const titles = [...subsections(sectionOf(interfaceDoc(), '## Errors')).keys()];
     expect(titles.sort()).toEqual(
@@ -229,7 +229,7 @@ describe('the catalogue', () => {
     expect(repeated).toEqual([]);
   });
 
-  it.runIf(withSpec)("every entry with source 'interface' is found in the interface", () => {
+  it("every entry with source 'interface' is found in the interface", () => {
     const listed = new Set(interfaceMessages().map((m) => m.message));
     const missing = entries
       .filter(([, e]) => e.source === 'interface' && !listed.has(e.message))
@@ -237,7 +237,7 @@ describe('the catalogue', () => {
     expect(missing).toEqual([]);
   });
 
-  it.runIf(withSpec)("entries of other sources are not in the interface's lists", () => {
+  it("entries of other sources are not in the interface's lists", () => {
     const listed = new Set(interfaceMessages().map((m) => m.message));
     const mislabelled = entries
       .filter(([, e]) => e.source !== 'interface' && listed.has(e.message))
@@ -245,7 +245,7 @@ describe('the catalogue', () => {
     expect(mislabelled).toEqual([]);
   });
 
-  it.runIf(withSpec)("decisions.md's added messages are present with source 'decisions'", () => {
+  it("decisions.md's added messages are present with source 'decisions'", () => {
     const added = [
       'client_request_id already used',
       'invalid pay currency: <id>',
@@ -262,7 +262,7 @@ describe('the catalogue', () => {
     }
   });
 
-  it.runIf(withSpec)("every entry with source 'decisions' is quoted in decisions.md", () => {
+  it("every entry with source 'decisions' is quoted in decisions.md", () => {
     const unquoted = entries
       .filter(([, e]) => e.source === 'decisions' && !decisionsDoc().includes(`\`${e.message}\``))
       .map(([key, e]) => `${key}: ${e.message}`);
@@ -277,7 +277,7 @@ describe('the catalogue', () => {
   });
 });
 
-describe('status and code (decisions §1)', () => {
+describe('status and code (docs/spec/decisions.md §1)', () => {
   it.each([
     ['request required', 400, 51],
     ['Validation Failed', 400, 51],
@@ -307,7 +307,7 @@ describe('status and code (decisions §1)', () => {
     expect(payrailError(key, {} as never)).toMatchObject({ httpStatus, code });
   });
 
-  it.runIf(withSpec)("holds for every example of decisions §1's table", () => {
+  it("holds for every example of docs/spec/decisions.md §1's table", () => {
     const section = sectionOf(decisionsDoc(), '## 1. Envelope, errors, HTTP status');
     const rows = tableRows(section);
     expect(rows.length).toBeGreaterThan(5);

@@ -455,7 +455,7 @@ export const errorCatalogue = {
     'payrail',
   ),
 
-  // Webhook management (decisions §5)
+  // Webhook management (docs/spec/decisions.md §5)
   invalid_webhook_url: entry('webhook', 'invalid webhook url', 'validation', 'payrail'),
   invalid_webhook_event: entry(
     'webhook',

@@ -191,7 +191,7 @@ const eventsAndDeliveryArb = paymentEventsArb.chain((events) =>
 
 // Each delivery is compared with the oracle, which sees no order at all: so any two
 // permutations (with any duplicates) give the same order and records as each other.
-describe('order independence (decisions §4)', () => {
+describe('order independence (docs/spec/decisions.md §4)', () => {
   it('(a) any permutation and duplication of payment events before expiry ends in the aggregation of the joined records', () => {
     fc.assert(
       fc.property(

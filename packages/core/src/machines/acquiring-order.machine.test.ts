@@ -729,7 +729,7 @@ describe('views', () => {
     expect(acquiringOrderView(restored, 'https://p.example/c').redirect_automatically).toBe(false);
   });
 
-  it('lists payment records with the decisions §4 fields only', () => {
+  it('lists payment records with the docs/spec/decisions.md §4 fields only', () => {
     const { snapshot } = run([observed(payment('confirmed', 'pay_1', '40'), T0 + 10)]);
     expect(paymentRecordViews(snapshot)).toEqual([
       {

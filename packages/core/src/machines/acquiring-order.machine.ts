@@ -1,10 +1,10 @@
 /**
  * The acquiring (pay-in) order. Its status is never set by hand: it is a pure function of the
- * order's payment records, close and clock (`aggregateOrderStatus`, decisions §4). One pure step,
+ * order's payment records, close and clock (`aggregateOrderStatus`, docs/spec/decisions.md §4). One pure step,
  * `orderStepOf`, decides what an event does (the next context and the effects to commit), once
  * per event: the machine-level handler takes every event the step accepts and applies it. When
  * the step is applied it raises `order.status.<status>`, the derived status, and the chart's
- * transitions on those events name, per status, where an order can go (decisions §4's
+ * transitions on those events name, per status, where an order can go (docs/spec/decisions.md §4's
  * aggregation); each is guarded only by "the context derives that status", so the state is the
  * derived status, always (a status event for the state the order is in has no edge: nothing).
  *
@@ -55,7 +55,7 @@ export interface SelectedPayToken {
   readonly address: string;
 }
 
-/** `expired_paid` once money moved for an order already expired or closed (decisions §4). */
+/** `expired_paid` once money moved for an order already expired or closed (docs/spec/decisions.md §4). */
 export type AnomalyTag = '' | 'expired_paid';
 
 /**
@@ -211,7 +211,7 @@ export interface AcquiringOrderUpdatedData extends OrderAmounts {
   readonly resolution?: OrderResolution;
 }
 
-/** `data` of `acquiring.payment.updated` (decisions §4). */
+/** `data` of `acquiring.payment.updated` (docs/spec/decisions.md §4). */
 export interface AcquiringPaymentUpdatedData {
   readonly order_id: string;
   readonly out_trade_no: string;
@@ -227,7 +227,7 @@ export interface AcquiringPaymentUpdatedData {
   readonly updated_at: number;
 }
 
-/** An operator's resolution decides the status for good; else decisions §4's aggregation. */
+/** An operator's resolution decides the status for good; else docs/spec/decisions.md §4's aggregation. */
 const aggregateAt = (context: AcquiringOrderContext, now: number): OrderStatus => {
   if (context.resolution?.action === 'accept') return 'completed';
   if (context.resolution?.action === 'refuse') return 'closed';
@@ -514,7 +514,7 @@ interface OrderMoves {
 }
 
 /**
- * The statuses each event can lead to, by decisions §4's aggregation: a payment moves an order
+ * The statuses each event can lead to, by docs/spec/decisions.md §4's aggregation: a payment moves an order
  * between the in-flight statuses or completes it, and one learnt at or after expire_time settles
  * the expiry first; a confirmed amount never goes back (so partial_paid never returns to pending
  * or expires without payment); only a close closes.
@@ -635,7 +635,7 @@ const isOrderEvent = (
 /**
  * The acquiring order machine. States are the order statuses (wire names); the four final ones
  * are tagged `final` rather than XState `type: 'final'`, because a final order still records late
- * payments (decisions §4) and a done XState machine would take no more events.
+ * payments (docs/spec/decisions.md §4) and a done XState machine would take no more events.
  */
 export const acquiringOrderMachine = setup({
   // XState reads `types` for its types only, never its value: its documented `{} as` form.
@@ -806,7 +806,7 @@ export const acquiringOrderView = (
   };
 };
 
-/** A payment record as answered by the payments list: decisions §4 fields, nothing internal. */
+/** A payment record as answered by the payments list: docs/spec/decisions.md §4 fields, nothing internal. */
 export type PaymentRecordView = Omit<PaymentRecord, 'chain_status'>;
 
 /** Strips the internal `chain_status` off a record for the merchant. */

@@ -1,5 +1,5 @@
 /**
- * A crypto mass payout batch (decisions §6): `draft` takes items, a key that neither created the
+ * A crypto mass payout batch (docs/spec/decisions.md §6): `draft` takes items, a key that neither created the
  * batch nor added any of its items approves it (four eyes: one key alone never both chooses the
  * recipients and approves them, issue 19 M1), and `submitted` (final) hands every item over to become a payout of
  * its own, with the item's order_no as the payout's reference.

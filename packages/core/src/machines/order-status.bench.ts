@@ -1,4 +1,4 @@
-/** Decisions §4's aggregation over an order's payment records, as the record count grows. */
+/** docs/spec/decisions.md §4's aggregation over an order's payment records, as the record count grows. */
 import { bench, describe } from 'vitest';
 import { aggregateOrderStatus, type PaymentRecord } from './order-status.js';
 

@@ -35,7 +35,7 @@ const event: ProviderPaymentEvent = {
   required_confirmations: 20,
 };
 
-describe('aggregateOrderStatus (decisions §4)', () => {
+describe('aggregateOrderStatus (docs/spec/decisions.md §4)', () => {
   it('is pending with no records', () => {
     expect(aggregate({})).toBe('pending');
   });

@@ -1,5 +1,5 @@
 /**
- * Acquiring order status as a pure function of its payment records (decisions §4), and the
+ * Acquiring order status as a pure function of its payment records (docs/spec/decisions.md §4), and the
  * payment records themselves: what upstream providers report, normalised into one closed set of
  * observations, merged by a join so duplicates and reordering change nothing.
  */
@@ -14,7 +14,7 @@ import {
   payTokens,
 } from '../money/pay-tokens.js';
 
-/** Order statuses: the interface's seven plus `closed` (decisions §4, close). */
+/** Order statuses: the interface's seven plus `closed` (docs/spec/decisions.md §4, close). */
 export const orderStatuses = [
   'pending',
   'processing',
@@ -127,7 +127,7 @@ export interface PaymentObservation {
   readonly required_confirmations: number;
 }
 
-/** A payment record: decisions §4 fields, plus `chain_status`, which `status` hides when late. */
+/** A payment record: docs/spec/decisions.md §4 fields, plus `chain_status`, which `status` hides when late. */
 export interface PaymentRecord extends PaymentObservation {
   readonly payment_id: string;
   readonly order_id: string;
@@ -304,7 +304,7 @@ export interface OrderAggregationInput {
 }
 
 /**
- * Decisions §4, the order status: closed if closed; completed if confirmed + tolerance >=
+ * docs/spec/decisions.md §4, the order status: closed if closed; completed if confirmed + tolerance >=
  * pay_amount (and something is confirmed: a tolerance as large as pay_amount never completes an
  * unpaid order); at or after expire_time underpaid (some confirmed) or expired; else confirming if
  * a record is confirming, processing if one is processing, partial_paid if some is confirmed,
@@ -339,7 +339,7 @@ export interface OrderAmounts {
 
 /**
  * paid_amount_total = confirmed; remaining_amount = max(0, pay_amount - confirmed);
- * overpaid_amount = max(0, confirmed - pay_amount) (interface and decisions §4).
+ * overpaid_amount = max(0, confirmed - pay_amount) (interface and docs/spec/decisions.md §4).
  */
 export const orderAmounts = ({
   payments,

@@ -127,7 +127,7 @@ const movesFrozenMoney = (event: PayoutEvent): boolean =>
   event.account_status === 'frozen' &&
   (event.type !== 'payout.verification.answered' || event.verified === true);
 
-/** Where the lifecycle takes a money-moving event of an active account (decisions §2). */
+/** Where the lifecycle takes a money-moving event of an active account (docs/spec/decisions.md §2). */
 const takenWhenActive: Readonly<Record<MoneyMovingEvent['type'], readonly PayoutStateKey[]>> = {
   'payout.review.approve': ['pendingReview.awaitingVerification', 'pendingReview.awaitingReview'],
   // A verification answered `true` about the current round: the probes carry no round.
@@ -215,7 +215,7 @@ const scenarioArb = payoutInputArb.chain((input) =>
   }),
 );
 
-/** The oracle of decisions §2, written out independently of the machine. */
+/** The oracle of docs/spec/decisions.md §2, written out independently of the machine. */
 const expectedStatus = (pair: PayoutStatusPair): string =>
   ['processing', 'completed', 'failed', 'cancelled'].includes(pair.execution_status)
     ? pair.execution_status

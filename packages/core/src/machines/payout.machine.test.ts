@@ -373,7 +373,7 @@ describe('a returned payout (ADR 0043)', () => {
   });
 });
 
-describe('payout lifecycle rules (decisions §2)', () => {
+describe('payout lifecycle rules (docs/spec/decisions.md §2)', () => {
   it('status is the execution_status once it left init, else the review_status, for every state', () => {
     const expected: Record<PayoutStateKey, string> = {
       draft: 'draft',

@@ -1,5 +1,5 @@
 /**
- * The payout lifecycle (interface "States and transitions / Payout", decisions §2) as a pure
+ * The payout lifecycle (interface "States and transitions / Payout", docs/spec/decisions.md §2) as a pure
  * XState v5 machine. Each state maps to exactly one (review_status, execution_status) pair; every
  * accepted event bumps `revision` and yields its effects as data (outbox events, ledger journals,
  * the execution request), which the engine commits with the snapshot in one unit of work.
@@ -37,7 +37,7 @@ export const reviewStatuses = [
 ] as const;
 export type ReviewStatus = (typeof reviewStatuses)[number];
 
-/** The interface's execution_status values; `cancelled` is decisions §2's. */
+/** The interface's execution_status values; `cancelled` is docs/spec/decisions.md §2's. */
 export const executionStatuses = [
   'init',
   'processing',
@@ -47,7 +47,7 @@ export const executionStatuses = [
 ] as const;
 export type ExecutionStatus = (typeof executionStatuses)[number];
 
-/** The top-level `status`: an execution_status or a review_status (decisions §2). */
+/** The top-level `status`: an execution_status or a review_status (docs/spec/decisions.md §2). */
 export type PayoutStatus = ReviewStatus | Exclude<ExecutionStatus, 'init'>;
 
 /** The two axes a payout is queried by; one machine state is exactly one pair. */
@@ -57,7 +57,7 @@ export interface PayoutStatusPair {
 }
 
 /**
- * Every pair a payout can be in: the interface's Combinations table plus the ones decisions §2
+ * Every pair a payout can be in: the interface's Combinations table plus the ones docs/spec/decisions.md §2
  * adds (draft / init, and cancelled keeping the review_status it was cancelled from).
  */
 export const allowedPayoutCombinations: readonly PayoutStatusPair[] = [
@@ -74,18 +74,18 @@ export const allowedPayoutCombinations: readonly PayoutStatusPair[] = [
   { review_status: 'pending_review', execution_status: 'cancelled' },
 ];
 
-/** decisions §2: execution_status once execution has moved (or was cancelled), else review_status. */
+/** docs/spec/decisions.md §2: execution_status once execution has moved (or was cancelled), else review_status. */
 export const payoutStatusOfPair = (pair: PayoutStatusPair): PayoutStatus =>
   pair.execution_status === 'init' ? pair.review_status : pair.execution_status;
 
 /**
- * How many times the verification request is delivered: the webhook schedule of decisions §5
+ * How many times the verification request is delivered: the webhook schedule of docs/spec/decisions.md §5
  * (at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). Still undecided after the last one, the
  * payout is returned.
  */
 export const maxVerificationAttempts = 8;
 
-/** Why execution fails when the merchant cannot cover the debit (decisions §2). */
+/** Why execution fails when the merchant cannot cover the debit (docs/spec/decisions.md §2). */
 const insufficientBalanceReason = 'insufficient balance';
 
 /** What the verification request tells the merchant about the recipient; fields come masked. */
@@ -234,7 +234,7 @@ export type PayoutEvent =
 /** Dotted names, so a handler can match `payout.execution.*`. */
 export type PayoutEventType = PayoutEvent['type'];
 
-/** Amount, fee and who bears it decide what is held, sent and charged (decisions §2). */
+/** Amount, fee and who bears it decide what is held, sent and charged (docs/spec/decisions.md §2). */
 export const payoutChargesOf = (context: PayoutContext): PayoutCharges =>
   payoutCharges(
     money(context.currency, context.amount),
@@ -686,7 +686,7 @@ export const payoutMachine = payoutSetup.createMachine({
         failed: { type: 'final', meta: pair('approved', 'failed') },
       },
     },
-    /** Cancelled keeps the review_status it was cancelled from (decisions §2). */
+    /** Cancelled keeps the review_status it was cancelled from (docs/spec/decisions.md §2). */
     cancelled: {
       initial: 'draft',
       states: {
@@ -791,7 +791,7 @@ export const reviewStatusOf = (snapshot: PayoutSnapshot): ReviewStatus =>
 export const executionStatusOf = (snapshot: PayoutSnapshot): ExecutionStatus =>
   payoutStatePairOf(snapshot).execution_status;
 
-/** The top-level `status` field (decisions §2). */
+/** The top-level `status` field (docs/spec/decisions.md §2). */
 export const payoutStatusOf = (snapshot: PayoutSnapshot): PayoutStatus =>
   payoutStatusOfPair(payoutStatePairOf(snapshot));
 
@@ -815,7 +815,7 @@ export interface PayoutRefusalWording {
   readonly in?: Readonly<Partial<Record<PayoutStateKey, PayoutRefusalKey>>>;
 }
 
-/** An operation the state forbids, as decisions §2 words it for cancel. */
+/** An operation the state forbids, as docs/spec/decisions.md §2 words it for cancel. */
 const stateConflict: PayoutRefusalWording = {
   otherwise: 'invalid_payout_status',
   in: {

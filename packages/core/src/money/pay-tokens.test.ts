@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { specDocument, withSpec } from '../../test/spec-documents.test-support.js';
+import { specDocument } from '../../test/spec-documents.test-support.js';
 import type { PayrailError } from '../errors/error-catalogue.js';
 import {
   chainNetworks,
@@ -43,29 +43,26 @@ const rejected = (id: unknown, enabled?: readonly PayTokenId[]): PayrailError =>
 };
 
 describe('pay token ids', () => {
-  it.runIf(withSpec)("are exactly the 12 ids of the interface's table", () => {
+  it("are exactly the 12 ids of the interface's table", () => {
     const fromInterface = [...interfaceTokenTable().values()].flat();
     expect(fromInterface).toHaveLength(12);
     expect([...payTokenIds].sort()).toEqual([...fromInterface].sort());
   });
 
-  it.runIf(withSpec)(
-    'carry the currency of their table row and the network before the underscore',
-    () => {
-      for (const [currency, ids] of interfaceTokenTable()) {
-        for (const id of ids) {
-          if (!isPayTokenId(id)) throw new Error(`${id} is not a pay token id`);
-          const token = payTokens[id];
-          expect(token).toEqual({
-            id,
-            network: id.slice(0, id.indexOf('_')),
-            currency,
-            addressFormat: token.addressFormat,
-          });
-        }
+  it('carry the currency of their table row and the network before the underscore', () => {
+    for (const [currency, ids] of interfaceTokenTable()) {
+      for (const id of ids) {
+        if (!isPayTokenId(id)) throw new Error(`${id} is not a pay token id`);
+        const token = payTokens[id];
+        expect(token).toEqual({
+          id,
+          network: id.slice(0, id.indexOf('_')),
+          currency,
+          addressFormat: token.addressFormat,
+        });
       }
-    },
-  );
+    }
+  });
 
   it.each([
     ['TRON_USDT', 'TRON', 'USDT', 'tron'],

@@ -81,7 +81,7 @@ const shownId = (id: unknown): string => {
 /**
  * Resolves a requested id. A malformed one (a bare `USDT`, lower case) is
  * `invalid pay currency: <id>`; a well-formed one that is not a known, enabled token is
- * `unsupported network/currency: <network>/<currency>` (decisions §4).
+ * `unsupported network/currency: <network>/<currency>` (docs/spec/decisions.md §4).
  */
 export const resolvePayToken = (
   id: unknown,

@@ -1,7 +1,7 @@
 /**
  * The acquiring provider port: an upstream that watches chains and calls
  * `POST /upstream/acquiring/{provider}` when a payment to one of our deposit addresses moves
- * (decisions §4). Each provider is an adapter that reads its own payload and normalises it into
+ * (docs/spec/decisions.md §4). Each provider is an adapter that reads its own payload and normalises it into
  * the one closed set below before anything reaches the engine, so the order machine never knows
  * which provider spoke. The built-in `sandbox` provider lives in `@payrail/sandbox`.
  */

@@ -1,5 +1,5 @@
 /**
- * The create-time SSRF check of outbound URLs (decisions §5): a port, because where a name
+ * The create-time SSRF check of outbound URLs (docs/spec/decisions.md §5): a port, because where a name
  * resolves is I/O and the guard lives in `@payrail/webhooks`. Without one only the codecs'
  * lexical rules apply; the same guard runs again on the address actually connected to at delivery
  * time.

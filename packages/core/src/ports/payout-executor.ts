@@ -1,5 +1,5 @@
 /**
- * The payout executor port (decisions §2 "Execution"): whoever really moves the money (a bank, a
+ * The payout executor port (docs/spec/decisions.md §2 "Execution"): whoever really moves the money (a bank, a
  * wallet provider) receives each approved payout through it. Types only; adapters implement it.
  */
 import type { FeeBearer } from '../money/fees.js';

@@ -33,7 +33,7 @@ export interface AccountRecord extends RecordMeta {
   readonly products: { readonly payout: boolean; readonly acquiring: boolean };
   readonly enabled_pay_tokens: readonly PayTokenId[];
   readonly default_pay_tokens: readonly PayTokenId[];
-  /** `whsec_...`: signs payout callbacks (decisions §5). */
+  /** `whsec_...`: signs payout callbacks (docs/spec/decisions.md §5). */
   readonly notify_secret: string;
 }
 

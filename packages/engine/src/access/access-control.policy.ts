@@ -1,12 +1,12 @@
 /**
- * Permissions (interface "Authentication" and decisions §7) and product access, checked by the
+ * Permissions (interface "Authentication" and docs/spec/decisions.md §7) and product access, checked by the
  * use cases themselves so that every transport enforces them alike.
  */
 import { apiKeyPermissions, payrailError } from '@payrail/core';
 import { refuse } from '../command/command.handler.js';
 import type { Caller } from '../engine.api.js';
 
-/** The permission ids of decisions §7; the core owns the list, so the admin codecs check it too. */
+/** The permission ids of docs/spec/decisions.md §7; the core owns the list, so the admin codecs check it too. */
 export const permissions = apiKeyPermissions;
 export type Permission = (typeof permissions)[number];
 

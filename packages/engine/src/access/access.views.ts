@@ -2,7 +2,7 @@
  * The builders of the access part's answers: accounts, API keys, webhooks, deliveries, funding
  * records, balances and ledger records, each typed with the core's answer codec of its shape
  * (`access-answers.codecs.ts`), so what the engine answers is what `/openapi.json` documents.
- * Secrets never appear here: the use cases that may show one (decisions §5, §7, §8) add them.
+ * Secrets never appear here: the use cases that may show one (docs/spec/decisions.md §5, §7, §8) add them.
  */
 import {
   type AccountRecord,

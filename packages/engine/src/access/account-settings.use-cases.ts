@@ -1,5 +1,5 @@
 /**
- * The admin API's account settings and the account's notify secret (decisions §8). A settings
+ * The admin API's account settings and the account's notify secret (docs/spec/decisions.md §8). A settings
  * change is read by the key check (`admin-accounts.use-cases.ts`).
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The admin API's merchants, account settings, API keys and sandbox credits (decisions §8). The
+ * The admin API's merchants, account settings, API keys and sandbox credits (docs/spec/decisions.md §8). The
  * operator's token is the HTTP layer's to check; these use cases trust their caller.
  *
  * Ids in the path that do not resolve: an unknown account answers `merchant account not found`

@@ -6,7 +6,7 @@ import { payrailError, type StoreTransaction } from '@payrail/core';
 import { refuse } from '../command/command.handler.js';
 
 export const accountInPath = async (tx: StoreTransaction, accountId: string) =>
-  // Always the account in the path (decisions §1: 404), never the credential's.
+  // Always the account in the path (docs/spec/decisions.md §1: 404), never the credential's.
   (await tx.accounts.get(accountId)) ?? refuse(payrailError('account_id_not_found'));
 
 export const apiKeyInPath = async (tx: StoreTransaction, keyId: string) => {

@@ -1,5 +1,5 @@
 /**
- * API key tokens (decisions §7): compact JWTs signed with HS256 whose claims name the key, its
+ * API key tokens (docs/spec/decisions.md §7): compact JWTs signed with HS256 whose claims name the key, its
  * merchant, account, environment and version. A token proves only who issued it; whether the
  * key is still usable is the key record's to say (status, expiry, version, whitelist), so the
  * token carries no `exp`: expiry lives in the record, where an operator can see it.

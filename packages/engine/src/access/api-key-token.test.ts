@@ -33,7 +33,7 @@ const wire = {
 };
 
 describe('signApiKeyToken', () => {
-  it('signs HS256 with the claims of decisions §7', async () => {
+  it('signs HS256 with the claims of docs/spec/decisions.md §7', async () => {
     const token = await signApiKeyToken(testKeySecret, claims);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' });
     expect(decodeJwt(token)).toEqual(wire);

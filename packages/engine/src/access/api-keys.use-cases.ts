@@ -1,5 +1,5 @@
 /**
- * The admin API's API keys (decisions §7, §8): issue, list, rotate, enable or disable, delete.
+ * The admin API's API keys (docs/spec/decisions.md §7, §8): issue, list, rotate, enable or disable, delete.
  * Each change but an issue is read by the key check (`admin-accounts.use-cases.ts`).
  */
 import {

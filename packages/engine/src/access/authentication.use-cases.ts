@@ -1,6 +1,6 @@
 /**
  * `auth.authenticate`: a presented token against its key record (interface "Authentication",
- * decisions §1 and §7). The checks run in this order and the first failure answers:
+ * docs/spec/decisions.md §1 and §7). The checks run in this order and the first failure answers:
  *
  *  1. no token, or a blank one                                  -> `unauthorized`
  *  2. not a JWT at all (see api-key-token.crypto.ts)                   -> `unauthorized`
@@ -17,7 +17,7 @@
  * 12. the account is frozen                                     -> `account frozen`
  *
  * Every 401 (credential missing or bad) comes before every 403 (credential fine, access
- * refused), as decisions §1 sorts them. The token is never logged or echoed. Checks 2-3 and the
+ * refused), as docs/spec/decisions.md §1 sorts them. The token is never logged or echoed. Checks 2-3 and the
  * records behind 5-12 may come from the `KeyCheckCache` (ADR 0029); the checks themselves run on
  * every request.
  */

@@ -1,4 +1,4 @@
-/** `admin.createMerchant`: a merchant and its first account (decisions §8). */
+/** `admin.createMerchant`: a merchant and its first account (docs/spec/decisions.md §8). */
 import {
   type AccountRecord,
   decodeMerchantCreate,

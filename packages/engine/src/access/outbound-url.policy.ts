@@ -1,5 +1,5 @@
 /**
- * How a use case asks the create-time SSRF guard (`OutboundUrlGuardPort`, decisions §5) about a
+ * How a use case asks the create-time SSRF guard (`OutboundUrlGuardPort`, docs/spec/decisions.md §5) about a
  * URL of a request body. The server always passes a guard; without one only the codecs' lexical
  * rules apply.
  */

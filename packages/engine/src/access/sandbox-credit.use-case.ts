@@ -1,4 +1,4 @@
-/** `admin.credit`: money for a sandbox account to pay out, as if deposited (decisions §8). */
+/** `admin.credit`: money for a sandbox account to pay out, as if deposited (docs/spec/decisions.md §8). */
 import {
   type AccountRecord,
   decodeAccountCredit,

@@ -1,5 +1,5 @@
 /**
- * Webhook signing secrets (decisions §5): `whsec_` + base64 of 24 random bytes, the form every
+ * Webhook signing secrets (docs/spec/decisions.md §5): `whsec_` + base64 of 24 random bytes, the form every
  * Standard Webhooks library reads. From Web Crypto, never from the id port: ids may be counters
  * in tests, secrets must never be guessable.
  */

@@ -1,4 +1,4 @@
-/** `webhooks.redeliver`: a delivery sent again as a new outbox message (decisions §5). */
+/** `webhooks.redeliver`: a delivery sent again as a new outbox message (docs/spec/decisions.md §5). */
 import { payrailError, type StoreTransaction } from '@payrail/core';
 import { clockedUnitOfWork, refuse } from '../command/command.handler.js';
 import type { Caller } from '../engine.api.js';

@@ -1,5 +1,5 @@
 /**
- * Merchant webhooks (decisions §5): create, list, get, update, remove, rotate the secret, list
+ * Merchant webhooks (docs/spec/decisions.md §5): create, list, get, update, remove, rotate the secret, list
  * deliveries, redeliver. Permissions `payment.webhook.read` and `payment.webhook.write`.
  *
  * - The `secret` is shown when it is made (create, rotate-secret) and never on reads; it is

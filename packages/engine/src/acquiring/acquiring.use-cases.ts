@@ -1,5 +1,5 @@
 /**
- * Acquiring (interface "Acquiring", decisions §4 and §8): pay-in orders for merchants, the hosted
+ * Acquiring (interface "Acquiring", docs/spec/decisions.md §4 and §8): pay-in orders for merchants, the hosted
  * checkout page's calls, the sandbox provider's payments and the expiry timer, each in its own
  * file; every change of an order goes through the command handler (`command/command.handler.ts`).
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /payment/acquiring/orders` (interface "Acquiring", decisions §4): a pay-in order, its pay
+ * `POST /payment/acquiring/orders` (interface "Acquiring", docs/spec/decisions.md §4): a pay-in order, its pay
  * tokens resolved against the account's, its deposit address handed out when the request names
  * the token, created through the command handler with its expiry timer.
  */
@@ -104,7 +104,7 @@ const orderInputOf = (
   account_id: order.accountId,
   order_currency: request.order_currency,
   order_amount: request.order_amount,
-  // 1 USD = 1 token for the stablecoins (decisions §4); a rate port may change this.
+  // 1 USD = 1 token for the stablecoins (docs/spec/decisions.md §4); a rate port may change this.
   pay_amount: request.order_amount,
   allowed_pay_currencies: order.allowed,
   underpay_tolerance: request.underpay_tolerance,

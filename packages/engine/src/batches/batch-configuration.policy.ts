@@ -1,5 +1,5 @@
 /**
- * What a crypto batch's items must satisfy in storage (decisions §6): an active crypto method,
+ * What a crypto batch's items must satisfy in storage (docs/spec/decisions.md §6): an active crypto method,
  * no order_no taken by the merchant's payouts or open batches, and one route that serves every
  * item. The pure rules are the core's (`cryptoBatchConfigurationRefusal`); this reads what they
  * are checked against.

@@ -1,9 +1,9 @@
 /**
- * `POST /payment/crypto-payouts/batches` (interface "Crypto mass payout", decisions §6): a batch
+ * `POST /payment/crypto-payouts/batches` (interface "Crypto mass payout", docs/spec/decisions.md §6): a batch
  * created in `draft` with its first items, checked against the merchant's wallet, method and
  * routes.
  *
- * The create body may carry an optional `notify_url` (beyond decisions §6's fields), checked by
+ * The create body may carry an optional `notify_url` (beyond docs/spec/decisions.md §6's fields), checked by
  * the create codec with the quick payout's rule (blank counts as not sent): the batch's payouts
  * send their callbacks there. Without it they send none and the merchant follows them by query.
  */

@@ -1,5 +1,5 @@
 /**
- * A batch created without items is an empty draft whose items come later (decisions §6 leaves
+ * A batch created without items is an empty draft whose items come later (docs/spec/decisions.md §6 leaves
  * it open; docs/domain-rules.md): approving or submitting it first is `batch has no items`, and
  * the account must hold a wallet in the batch's currency (`wallet not found`).
  */

@@ -1,5 +1,5 @@
 /**
- * What a crypto batch needs from the payout side (decisions §6): the route of its items, the
+ * What a crypto batch needs from the payout side (docs/spec/decisions.md §6): the route of its items, the
  * references its order_nos would take, and, once it is submitted, one payout per item, created in
  * the same unit of work as the submission.
  *

@@ -1,11 +1,11 @@
 /**
- * Crypto mass payout batches (interface "Crypto mass payout", decisions §6). A batch is created
+ * Crypto mass payout batches (interface "Crypto mass payout", docs/spec/decisions.md §6). A batch is created
  * in `draft`, takes more items while draft, is approved by a key other than its creator's (four
  * eyes, permission `payment.payout.submit`) and, when submitted (on approval by default, or by
  * `POST .../submit` for a batch created with `submit: false`), becomes one payout per item in the
  * same unit of work.
  *
- * The create body may carry an optional `notify_url` (beyond decisions §6's fields), checked like
+ * The create body may carry an optional `notify_url` (beyond docs/spec/decisions.md §6's fields), checked like
  * a payout's: the batch's payouts send their callbacks there. Without it they send none and the
  * merchant follows them by query.
  */

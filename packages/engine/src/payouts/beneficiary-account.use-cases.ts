@@ -1,5 +1,5 @@
 /**
- * The standalone beneficiary-account endpoints (decisions §3): a beneficiary keeps one account
+ * The standalone beneficiary-account endpoints (docs/spec/decisions.md §3): a beneficiary keeps one account
  * per network_code (`beneficiary account already exists`); fields are answered masked
  * (`fields_masked`).
  */

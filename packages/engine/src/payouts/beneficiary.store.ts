@@ -78,7 +78,7 @@ export const listOwn =
 
 /**
  * An id in the path that does not resolve is 404 (`beneficiary_id not found`); one in a body is
- * 400 `beneficiary not found` (decisions §1).
+ * 400 `beneficiary not found` (docs/spec/decisions.md §1).
  */
 export const findBeneficiary = async (
   tx: StoreTransaction,

@@ -1,5 +1,5 @@
 /**
- * The standalone beneficiary and beneficiary-account endpoints (decisions §3). Creation follows
+ * The standalone beneficiary and beneficiary-account endpoints (docs/spec/decisions.md §3). Creation follows
  * the linking rules like a quick payout does: a beneficiary is found again by method_id +
  * payee_id (its profile refreshed), and a beneficiary keeps one account per network_code
  * (`beneficiary account already exists`). Account fields are answered masked (`fields_masked`).

@@ -1,6 +1,6 @@
 /**
  * The payout configuration: the operator's CRUD of methods, network schemas and routes
- * (decisions §8, `/admin/payout-methods`, `/admin/payout-networks`, `/admin/routes`) and the
+ * (docs/spec/decisions.md §8, `/admin/payout-methods`, `/admin/payout-networks`, `/admin/routes`) and the
  * merchant's setup lookups (interface "Payout setup lookups"), which show only what the merchant
  * can use: active methods with an active route for its account (or for every account).
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /payment/quickpayout` (interface "Fiat payout", decisions §2): a payout created, and
+ * `POST /payment/quickpayout` (interface "Fiat payout", docs/spec/decisions.md §2): a payout created, and
  * submitted unless the body says `submit: false`, in one unit of work. Idempotent by
  * `client_request_id`: the same request again answers the payout it created; another request
  * under that id is `client_request_id already used`.

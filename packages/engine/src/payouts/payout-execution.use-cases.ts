@@ -1,5 +1,5 @@
 /**
- * A payout's execution (decisions §8): the `payout.execute` timer hands an approved payout to the
+ * A payout's execution (docs/spec/decisions.md §8): the `payout.execute` timer hands an approved payout to the
  * executor port; its outcomes come back through `engine.executions.report` (a real executor's, or
  * the sandbox's webhook) or the sandbox's `/admin/sandbox/payouts/{id}/execution`.
  */

@@ -398,7 +398,7 @@ describe('payout lifecycle, end to end on the memory store', () => {
     ).toEqual(['payout already processing', 400, 53]);
   });
 
-  it('lists payouts with the filters of decisions §2', async () => {
+  it('lists payouts with the filters of docs/spec/decisions.md §2', async () => {
     const h = await payoutHarness();
     await h.engine.payouts.create(merchantA, walletaPayout());
     h.clock.advance(100);

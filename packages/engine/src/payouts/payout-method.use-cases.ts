@@ -1,4 +1,4 @@
-/** The operator's payout methods (decisions §8, `/admin/payout-methods`). */
+/** The operator's payout methods (docs/spec/decisions.md §8, `/admin/payout-methods`). */
 import {
   decodePayoutMethodCreate,
   decodePayoutMethodUpdate,

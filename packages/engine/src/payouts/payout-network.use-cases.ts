@@ -1,4 +1,4 @@
-/** The operator's receiving networks and their field schemas (decisions §8, `/admin/payout-networks`). */
+/** The operator's receiving networks and their field schemas (docs/spec/decisions.md §8, `/admin/payout-networks`). */
 import { decodePayoutNetworkCreate, decodePayoutNetworkUpdate, payrailError } from '@payrail/core';
 import { orRefuse, refuse } from '../command/command.handler.js';
 import type { Query } from '../engine.api.js';

@@ -1,6 +1,6 @@
 /**
  * The rules a payout's recipient and price follow on create and on update (interface "Fiat
- * payout", decisions §2): the receiving networks inline accounts are checked against, the
+ * payout", docs/spec/decisions.md §2): the receiving networks inline accounts are checked against, the
  * recipient by id or through the linking rules, the wallet of the payout's currency, the route
  * and fee, and what the verification request tells the merchant about the recipient.
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /admin/payouts/{payout_id}/review` (decisions §8): an operator approves, returns or
+ * `POST /admin/payouts/{payout_id}/review` (docs/spec/decisions.md §8): an operator approves, returns or
  * rejects a payout in review. The operator's role is checked at the door and the act is recorded
  * in the audit trail (`engine.wiring.ts`); the command handler runs the payout machine, which
  * decides, with its rules (an approval carries the account's status, and a frozen account's

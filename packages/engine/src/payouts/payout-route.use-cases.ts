@@ -1,4 +1,4 @@
-/** The operator's payout routes (decisions §8, `/admin/routes`). */
+/** The operator's payout routes (docs/spec/decisions.md §8, `/admin/routes`). */
 import {
   decodePayoutRouteCreate,
   decodePayoutRouteUpdate,

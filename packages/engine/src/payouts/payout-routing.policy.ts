@@ -1,5 +1,5 @@
 /**
- * Method, route and fee of a payout (decisions §2 "Fees and limits come from the route"). A route
+ * Method, route and fee of a payout (docs/spec/decisions.md §2 "Fees and limits come from the route"). A route
  * serves (account or every account, currency, method, optional channel, amount range); the most
  * specific one that takes the amount wins: the account's own before a global one, then an exact
  * channel before a route for any channel, then the oldest.

@@ -1,5 +1,5 @@
 /**
- * `PATCH /payment/payouts/{payout_id}` (interface "Fiat payout", decisions §2): a draft or
+ * `PATCH /payment/payouts/{payout_id}` (interface "Fiat payout", docs/spec/decisions.md §2): a draft or
  * returned payout's amount, currency, fee bearer, notify_url or recipient changed, re-priced on
  * the route it now takes. The machine decides (`payout not editable`, `no changes`); a change of
  * channel alone moves the route, which the machine does not keep, and is saved as it is.

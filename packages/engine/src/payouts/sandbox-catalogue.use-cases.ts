@@ -1,5 +1,5 @@
 /**
- * The sandbox's default payout catalogue (decisions §8): what a new merchant can pay out with at
+ * The sandbox's default payout catalogue (docs/spec/decisions.md §8): what a new merchant can pay out with at
  * once. Seeding is idempotent (what exists is left as it is, so an operator's edits survive a
  * restart) and runs in one unit of work. Processes starting together on one database seed at
  * the same moment: the one whose inserts collide with the catalogue another committed first

@@ -1,5 +1,5 @@
 /**
- * `POST /upstream/acquiring/{provider}` (decisions §4, the interface's "Platform-side webhook
+ * `POST /upstream/acquiring/{provider}` (docs/spec/decisions.md §4, the interface's "Platform-side webhook
  * receiving"): a provider reports payments to deposit addresses; each is applied to the order
  * that handed the address out.
  *

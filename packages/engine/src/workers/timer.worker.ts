@@ -42,7 +42,7 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
   let advanced = 0;
 
   /**
-   * Sandbox only: moves the test clock and fires what became due (decisions §8). One advance is
+   * Sandbox only: moves the test clock and fires what became due (docs/spec/decisions.md §8). One advance is
    * at most 30 days (the codec), and all of them together at most `sandboxClockMaxOffset`: a
    * larger one answers the same message with what is left.
    */

@@ -5,7 +5,7 @@
  *    is spent is answered 429 `rate limit exceeded` before its token is even looked at, so a
  *    flood of bad tokens costs one bucket lookup each; a client with a good key never spends it.
  *  - `/checkout/*` and `/upstream/*` (no API key): every request.
- * The per-key limit (decisions §9) still runs after authentication.
+ * The per-key limit (docs/spec/decisions.md §9) still runs after authentication.
  */
 import { payrailError } from '@payrail/core';
 import type { Context, MiddlewareHandler } from 'hono';

@@ -1,5 +1,5 @@
 /**
- * `/payment/*`: the API key (decisions §7) and the per-key rate limit (§9). The key comes from
+ * `/payment/*`: the API key (docs/spec/decisions.md §7) and the per-key rate limit (§9). The key comes from
  * `Authorization: Bearer <token>` or `X-API-Key: <token>`; the engine checks it against its key
  * record and answers every Authentication message of the interface; the client address is the
  * socket's unless trusted proxies are configured.

@@ -1,6 +1,6 @@
 /**
  * `/admin/*`: `Authorization: Bearer <credential>` (ADR 0039). The configured admin token
- * (decisions §8), compared in constant time, is the bootstrap operator; anything else is checked
+ * (docs/spec/decisions.md §8), compared in constant time, is the bootstrap operator; anything else is checked
  * by the engine as a named operator's credential. Either way the operator, with the request's id
  * and client address, is what the admin routes act as; a bad credential is `unauthorized`.
  */

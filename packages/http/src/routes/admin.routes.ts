@@ -1,5 +1,5 @@
 /**
- * The admin API of decisions §8 under `/admin`, for the portal and the operators; the operator
+ * The admin API of docs/spec/decisions.md §8 under `/admin`, for the portal and the operators; the operator
  * token is checked before any of these run. The sandbox-only routes answer `forbidden` in live
  * (the engine decides).
  */

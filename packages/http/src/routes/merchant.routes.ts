@@ -1,5 +1,5 @@
 /**
- * The merchant API under `/payment` (the interface's Endpoints section, decisions §2-§6 and §9):
+ * The merchant API under `/payment` (the interface's Endpoints section, docs/spec/decisions.md §2-§6 and §9):
  * each route hands its path parameters, query and body to one engine use case. The permissions
  * are the ones the engine checks, listed for the document.
  */
@@ -263,7 +263,7 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
     run: (engine, caller, r) => engine.payoutSetup.networkSchema(caller, r.param('code')),
   }),
 
-  // Fiat payout (decisions §2)
+  // Fiat payout (docs/spec/decisions.md §2)
   merchantRoute({
     scope: 'merchant',
     method: 'post',
@@ -367,7 +367,7 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
     run: (engine, caller, r) => engine.payouts.deliveries(caller, r.param('payout_id'), r.query),
   }),
 
-  // Beneficiaries (decisions §3)
+  // Beneficiaries (docs/spec/decisions.md §3)
   merchantRoute({
     scope: 'merchant',
     method: 'get',
@@ -481,7 +481,7 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
       engine.beneficiaryAccounts.update(caller, r.param('beneficiary_account_id'), r.body),
   }),
 
-  // Acquiring (decisions §4)
+  // Acquiring (docs/spec/decisions.md §4)
   merchantRoute({
     scope: 'merchant',
     method: 'post',
@@ -611,7 +611,7 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
     run: (engine, caller, r) => engine.acquiring.getRefund(caller, r.param('refund_id')),
   }),
 
-  // Crypto mass payout (decisions §6)
+  // Crypto mass payout (docs/spec/decisions.md §6)
   merchantRoute({
     scope: 'merchant',
     method: 'post',
@@ -716,7 +716,7 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
     run: (engine, caller, r) => engine.batches.submit(caller, r.param('batch_id')),
   }),
 
-  // Webhooks (decisions §5)
+  // Webhooks (docs/spec/decisions.md §5)
   merchantRoute({
     scope: 'merchant',
     method: 'post',

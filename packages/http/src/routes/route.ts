@@ -69,7 +69,7 @@ export const resource = <K extends string, C extends View>(
   codec: resourceAnswerOf(key, view),
 });
 
-/** A success answering one page of `items` (decisions §9). */
+/** A success answering one page of `items` (docs/spec/decisions.md §9). */
 export const page = <C extends View>(
   items: string,
   view: C,

@@ -1,5 +1,5 @@
 /**
- * `POST /upstream/acquiring/{provider}` (decisions §4): upstream providers report payments to
+ * `POST /upstream/acquiring/{provider}` (docs/spec/decisions.md §4): upstream providers report payments to
  * deposit addresses. No API key: the engine checks the caller's address against the provider's
  * allowed sources (the client address as for merchant routes: the socket's, or with trusted
  * proxies the `X-Forwarded-For` hop), then the provider verifies its signature over the raw body

@@ -1,7 +1,7 @@
 /**
  * The dispatcher's behaviour on a store, run by each store's test file (memory, PGlite, the
  * PostgreSQL server): a lifecycle's every event arrives signed and in order; a failing receiver
- * gets the same event again on the schedule; verification answers end as decisions §2 says; two
+ * gets the same event again on the schedule; verification answers end as docs/spec/decisions.md §2 says; two
  * dispatchers on one database never send an attempt twice.
  */
 import type { OutboxMessage, Store } from '@payrail/core';
@@ -454,7 +454,7 @@ export const runDispatcherSuite = ({ name, open }: SuiteOptions) => {
       });
     });
 
-    describe('verification requests (decisions §2)', () => {
+    describe('verification requests (docs/spec/decisions.md §2)', () => {
       const verifying = async (timeoutMs?: number) => {
         const { bed } = await bedOf(timeoutMs);
         const m = await bed.newMerchant({ verification_enabled: true });

@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher (decisions §5): drains the transactional outbox, signs each message
+ * The webhook dispatcher (docs/spec/decisions.md §5): drains the transactional outbox, signs each message
  * with the Standard Webhooks scheme, POSTs it, and settles it in the unit of work that writes
  * the delivery log.
  *

@@ -7,7 +7,7 @@ import {
   retryDelaysSeconds,
 } from './retry-schedule.js';
 
-describe('the retry schedule (decisions §5)', () => {
+describe('the retry schedule (docs/spec/decisions.md §5)', () => {
   it('attempts at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
     expect(retryDelaysSeconds).toEqual([5, 300, 1800, 7200, 18_000, 36_000, 36_000]);
     expect(maxDeliveryAttempts).toBe(8);

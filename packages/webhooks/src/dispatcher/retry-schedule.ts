@@ -1,7 +1,7 @@
 /**
- * When a delivery is attempted (decisions §5): at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h
+ * When a delivery is attempted (docs/spec/decisions.md §5): at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h
  * and 10 h after the attempt before. After the eighth the delivery is `failed` (redeliverable),
- * and a verification request still undecided returns its payout (decisions §2).
+ * and a verification request still undecided returns its payout (docs/spec/decisions.md §2).
  */
 
 /** Seconds to wait before attempt `n + 1` after attempt `n` failed, for n = 1..7. */

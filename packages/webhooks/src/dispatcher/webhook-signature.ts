@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (decisions §5), through the `standardwebhooks` package's own
+ * Standard Webhooks signing (docs/spec/decisions.md §5), through the `standardwebhooks` package's own
  * `Webhook#sign`, so what we send is what every Standard Webhooks library verifies:
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the key that
  * follows `whsec_`.

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses an outbound webhook may connect to (decisions §5, docs/webhooks.md "Where
+ * Which IP addresses an outbound webhook may connect to (docs/spec/decisions.md §5, docs/webhooks.md "Where
  * webhooks may be sent"). IPv4 is an allow-by-default list of special-purpose ranges that are
  * refused; IPv6 is allowed only inside global unicast 2000::/3, minus its special ranges, and the
  * IPv4 address embedded in an IPv4-mapped, NAT64 or 6to4 address is judged as that IPv4 address.

@@ -4,7 +4,7 @@
  * address literal that is not loopback, private, link-local or metadata. It does no DNS: a
  * lookup on the request path costs a thread of libuv's pool per create (one domain name took
  * payout creation from 142 to 10 requests a second, docs/performance.md). A name is judged where
- * it counts, by `guardedLookup` on the address actually connected to at delivery (decisions §5),
+ * it counts, by `guardedLookup` on the address actually connected to at delivery (docs/spec/decisions.md §5),
  * which also closes the rebinding window a create-time lookup leaves open.
  *
  * `resolveNames: true` adds the create-time lookup back, for a host that prefers refusing a
