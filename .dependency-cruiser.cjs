@@ -99,6 +99,33 @@ module.exports = {
       to: { path: payrail('[^/]+'), pathNot: payrail('$1|core|engine') },
     },
     {
+      name: 'client-imports-no-payrail-package',
+      comment:
+        'The merchant SDK speaks to payrail over HTTP only: its run-time code imports no package of ours (its tests and generator may, through dev dependencies; ADR 0048).',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: testFiles },
+      to: { path: payrail('[^/]+'), pathNot: payrail('client') },
+    },
+    {
+      name: 'client-imports-only-the-web-platform-and-openapi-fetch',
+      comment:
+        'The merchant SDK runs in Node 20 and in browsers: no node: module, and of npm only openapi-fetch and its type helpers (ADR 0048).',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: testFiles },
+      to: {
+        dependencyTypes: [
+          'core',
+          'npm',
+          'npm-dev',
+          'npm-optional',
+          'npm-peer',
+          'npm-no-pkg',
+          'npm-unknown',
+        ],
+        pathNot: npm('openapi-fetch|openapi-typescript-helpers'),
+      },
+    },
+    {
       name: 'only-server-imports-server',
       comment:
         'The server is the one place that knows every package and wires them; nothing may depend on the wiring.',

@@ -5,9 +5,17 @@
  */
 const sourceConditions = ['@payrail/source', 'module', 'node', 'development|production'];
 
+/**
+ * The test workers' Node resolves with the SSR conditions (vitest passes them as `--conditions`),
+ * so they leave out `module`: OpenTelemetry's `module` builds import files without their
+ * extensions, which only a bundler resolves (ADR 0046); Node takes those packages' `import` or
+ * `default` builds, as it does outside the tests.
+ */
+const nodeConditions = sourceConditions.filter((condition) => condition !== 'module');
+
 export const sourceResolution = {
   resolve: { conditions: sourceConditions },
-  ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@payrail/source'] } },
+  ssr: { resolve: { conditions: nodeConditions, externalConditions: ['@payrail/source'] } },
 };
 
 /**

@@ -13,6 +13,7 @@ import type {
   PayoutExecutor,
   Store,
 } from '@payrail/core';
+import type { EngineObserver } from './engine.observer.js';
 import type { EngineInspector } from './inspection.observer.js';
 
 export interface EngineSettings {
@@ -72,10 +73,15 @@ export interface EngineDeps {
   readonly depositAddresses?: DepositAddressProvider;
   /**
    * Receives XState inspection events for every committed machine decision (actor id = the
-   * payout, order or batch id), e.g. `createWebSocketInspector().inspect` from
-   * `@statelyai/inspect`. Absent: nothing is noted, at no cost.
+   * payout, order or batch id), e.g. `createInspectorSender({ url }).inspect` from
+   * `@payrail/server` (ADR 0049). Absent: nothing is noted, at no cost.
    */
   readonly inspect?: EngineInspector;
+  /**
+   * Told of units of work, committed transitions and fired timers (metrics, traces): see
+   * `EngineObserver`. Absent: nothing is measured, at no cost.
+   */
+  readonly observer?: EngineObserver;
   /**
    * Sandbox: runs after `/admin/sandbox/clock/advance` fired the due timers, so the host's
    * background work that reads this clock (the webhook dispatcher's retries) moves too.

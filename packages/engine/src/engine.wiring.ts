@@ -8,7 +8,7 @@
  * the audit trail writes its record as the last write of the act's unit of work. Reads pass
  * through without a record.
  */
-import type { OperatorPermission } from '@payrail/core';
+import type { OperatorPermission, Store } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { accessUseCases } from './access/access.use-cases.js';
 import { acquiringUseCases } from './acquiring/acquiring.use-cases.js';
@@ -16,13 +16,15 @@ import { requireDepositAddressesForProviders } from './acquiring/deposit-address
 import {
   type Actor,
   auditingStore,
+  currentAction,
   type ObjectType,
   withinAct,
 } from './audit/audit-trail.store.js';
 import { batchUseCases } from './batches/batch.use-cases.js';
-import { type Outcome, unitOfWork } from './command/command.handler.js';
+import { isConflict, isRefusal, type Outcome, unitOfWork } from './command/command.handler.js';
 import type { Caller, Engine, Operator } from './engine.api.js';
 import type { EngineDeps } from './engine.deps.js';
+import { observingStore } from './engine.observer.js';
 import { inspectingStore } from './inspection.observer.js';
 import { type AdminUseCaseName, adminPermissions } from './operators/admin-permissions.policy.js';
 import { operatorUseCases, requireOperatorPermission } from './operators/operators.use-cases.js';
@@ -389,14 +391,21 @@ const acquiringAdmin = ({ acquiring }: Parts, { read, act, actAs }: Doors) => {
   };
 };
 
+/**
+ * The store the use cases write through: audited, and inspected and observed when the host asks
+ * (only a watched engine pays for noting its decisions).
+ */
+const watchedStore = (given: EngineDeps): Store => {
+  const audited = auditingStore(given.store, given.clock);
+  const inspected = given.inspect === undefined ? audited : inspectingStore(audited, given.inspect);
+  return given.observer === undefined
+    ? inspected
+    : observingStore(inspected, given.observer, currentAction, { isRefusal, isConflict });
+};
+
 export const createEngine = (given: EngineDeps): Engine => {
   requireDepositAddressesForProviders(given);
-  const audited = auditingStore(given.store, given.clock);
-  // Only a watched engine pays for noting its decisions.
-  const deps: EngineDeps = {
-    ...given,
-    store: given.inspect === undefined ? audited : inspectingStore(audited, given.inspect),
-  };
+  const deps: EngineDeps = { ...given, store: watchedStore(given) };
   const payouts = payoutUseCases(deps);
   const acquiring = acquiringUseCases(deps);
   const timerHandlers = { ...payouts.timerHandlers, ...acquiring.timerHandlers };

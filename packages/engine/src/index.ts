@@ -20,6 +20,15 @@ export { sandboxRequiredConfirmations } from './acquiring/sandbox-payment-event.
 export type { Outcome } from './command/command.handler.js';
 export * from './engine.api.js';
 export * from './engine.deps.js';
+/** @public The observer port a host measures the engine with (docs/observability.md). */
+export type {
+  CommittedTransition,
+  EngineObserver,
+  ObservedMachine,
+  TimerFired,
+  UnitOfWorkEnded,
+  UnitOfWorkOutcome,
+} from './engine.observer.js';
 export * from './engine.wiring.js';
 export type * from './engine-answers.views.js';
 /** @public What an `EngineInspector` receives, named for hosts that write one. */

@@ -8,6 +8,11 @@
  * `@xstate.snapshot` (the snapshot after it). Actor id and session id are the business id; a
  * crypto batch's payouts are its children.
  *
+ * A state final for the interface is shown `done` (`status: 'done'`), as XState shows a machine
+ * in a top-level final state: a completed, failed or cancelled payout and a completed, closed or
+ * expired order, though their machines stay open for what may still come (a returned payout, a
+ * late payment).
+ *
  * Only committed work is told: the decide sites note their decision on the unit of work's
  * transaction, and the store wrapper that `createEngine` installs (only when `inspect` is given)
  * hands the notes of a transaction to the observer after it committed. A refused or rolled-back
@@ -104,7 +109,7 @@ export type EngineInspectionEvent =
 
 /**
  * What `createActor(machine, { inspect })` takes: a function or an observer with `next`, such as
- * `createWebSocketInspector().inspect` from `@statelyai/inspect`. What it throws is ignored.
+ * `createInspectorSender({ url }).inspect` from `@payrail/server`. What it throws is ignored.
  */
 export type EngineInspector =
   | ((event: EngineInspectionEvent) => void)
@@ -129,40 +134,63 @@ interface DecisionNote {
 /** The notes of each open transaction of an inspecting store; no entry: nobody watches. */
 const notesOf = new WeakMap<StoreTransaction, DecisionNote[]>();
 
+/**
+ * Whether a snapshot is final for the interface (`isFinalPayout`, `isFinalOrder`); a machine
+ * whose final states are XState's own (the refund, the batch) needs none.
+ */
+export type FinalFor<S extends InspectedSnapshot> = (snapshot: S) => boolean;
+
+/** The snapshot as inspectors see it: `done` once it is final for the interface. */
+const shown = <S extends InspectedSnapshot>(snapshot: S, isFinal: FinalFor<S> | undefined): S =>
+  snapshot.status === 'active' && isFinal?.(snapshot) === true
+    ? { ...snapshot, status: 'done', output: undefined, error: undefined }
+    : snapshot;
+
 /** Notes a decision of this unit of work, to be told once it commits. */
-export const noteDecision = (
+export const noteDecision = <S extends InspectedSnapshot>(
   tx: StoreTransaction,
   decision: {
     readonly machine: InspectedMachine;
     readonly id: string;
-    readonly before: InspectedSnapshot;
+    readonly before: S;
     readonly event: PayoutEvent | AcquiringOrderEvent | AcquiringRefundEvent | CryptoBatchEvent;
-    readonly after: InspectedSnapshot;
+    readonly after: S;
+    readonly isFinal?: FinalFor<S>;
   },
 ): void => {
-  notesOf.get(tx)?.push(decision);
+  const notes = notesOf.get(tx);
+  if (notes === undefined) return;
+  const { machine, id, before, event, after, isFinal } = decision;
+  notes.push({
+    machine,
+    id,
+    before: shown(before, isFinal),
+    event,
+    after: shown(after, isFinal),
+  });
 };
 
 /** Notes the creation of a business object (`start`), to be told once it commits. */
-export const noteStart = (
+export const noteStart = <S extends InspectedSnapshot>(
   tx: StoreTransaction,
   creation: {
     readonly machine: InspectedMachine;
     readonly id: string;
     readonly input: InspectedInitEvent['input'];
-    readonly snapshot: InspectedSnapshot;
+    readonly snapshot: S;
     /** The crypto batch that creates a batch payout, as it stands after the decision. */
     readonly parent?: ParentNote;
+    readonly isFinal?: FinalFor<S>;
   },
 ): void => {
   const notes = notesOf.get(tx);
   if (notes === undefined) return;
-  const { machine, id, input, snapshot, parent } = creation;
+  const { machine, id, input, snapshot, parent, isFinal } = creation;
   notes.push({
     machine,
     id,
     event: { type: 'xstate.init', input },
-    after: snapshot,
+    after: shown(snapshot, isFinal),
     ...(parent === undefined ? {} : { parent }),
   });
 };

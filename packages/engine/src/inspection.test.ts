@@ -203,7 +203,52 @@ describe('inspecting a running engine', () => {
     const snapshot = converted(events[4] as EngineInspectionEvent) as {
       snapshot: { value: unknown; status: string };
     };
-    expect(snapshot.snapshot).toMatchObject({ value: 'completed', status: 'active' });
+    // Final for the interface (late payments are still recorded): shown done.
+    expect(snapshot.snapshot).toMatchObject({ value: 'completed', status: 'done' });
+  });
+
+  it('shows a payout done once it completes, and told again when it is returned', async () => {
+    const h = await payoutHarness();
+    const { events, inspect } = capture();
+    const engine = createEngine({ ...h.deps, inspect });
+    await h.credit(merchantA, 'USD', '1000.00');
+    payoutOf(await engine.payouts.create(merchantA, walletaPayout()));
+    payoutOf(await engine.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'approve' }));
+    payoutOf(await engine.executions.report('po_1', { status: 'processing' }));
+    payoutOf(await engine.executions.report('po_1', { status: 'completed' }));
+    payoutOf(await engine.executions.report('po_1', { status: 'returned', reason: 'bounced' }));
+
+    const statuses = events.flatMap((event) => {
+      const shown = converted(event);
+      return shown.type === '@xstate.snapshot'
+        ? [[shown.event.type, shown.snapshot.value, shown.snapshot.status]]
+        : [];
+    });
+    expect(statuses).toEqual([
+      ['xstate.init', { pendingReview: 'awaitingReview' }, 'active'],
+      ['payout.review.approve', { approved: 'init' }, 'active'],
+      ['payout.execution.processing', { approved: 'processing' }, 'active'],
+      ['payout.execution.completed', { approved: 'completed' }, 'done'],
+      ['payout.execution.returned', { approved: 'returned' }, 'done'],
+    ]);
+  });
+
+  it('shows a payout met first when it is already final as done in its announcement', async () => {
+    const h = await payoutHarness();
+    const unwatched = createEngine(h.deps);
+    await h.credit(merchantA, 'USD', '1000.00');
+    payoutOf(await unwatched.payouts.create(merchantA, walletaPayout()));
+    payoutOf(await unwatched.admin.reviewPayout(bootstrapOperator, 'po_1', { action: 'approve' }));
+    payoutOf(await unwatched.executions.report('po_1', { status: 'completed' }));
+    const { events, inspect } = capture();
+    const engine = createEngine({ ...h.deps, inspect });
+    payoutOf(await engine.executions.report('po_1', { status: 'returned', reason: 'bounced' }));
+    const actor = events[0];
+    expect(actor?.type).toBe('@xstate.actor');
+    expect(actor?.actorRef.getSnapshot()).toMatchObject({
+      value: { approved: 'completed' },
+      status: 'done',
+    });
   });
 
   it('tells a batch’s payouts as children of the batch', async () => {

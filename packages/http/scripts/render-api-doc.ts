@@ -23,7 +23,9 @@ import {
   type PayrailError,
   payrailError,
   roleAllows,
+  withoutControlCharacters,
 } from '@payrail/core';
+import { refusalHeaders } from '../src/envelope.js';
 import { toJsonSchema } from '../src/openapi/json-schema.converter.js';
 import { errorKeysOf, openApiDocument } from '../src/openapi/openapi.document.js';
 import { answersText, pathParameters, type Route } from '../src/routes/route.js';
@@ -173,6 +175,8 @@ const renderCommonErrors = (): string =>
     '',
     ...errorTable(commonAdminErrors),
     '',
+    `${code(catalogueError('forbidden').message)} names what is missing in a header (the message stays the interface's word and \`data\` stays \`null\`, ADR 0050): ${code(refusalHeaders.missingPermission)} lists the permissions the API key, or the operator's role, lacks (\`payment.payout.create, payment.payout.submit\`; \`admin.merchants.write\`), and ${code(refusalHeaders.productNotEnabled)} names the product the account has not enabled (\`payout\` or \`acquiring\`).`,
+    '',
     `The checkout calls and \`POST /upstream/acquiring/{provider}\` may answer ${code(catalogueError('rate_limit_exceeded').message)} (429/54, limited per client address) and ${code(catalogueError('internal_error').message)} (500/50) besides their own errors.`,
     '',
     unknownPathLine(),
@@ -216,7 +220,8 @@ const range = (min: unknown, max: unknown, unit: string): string | undefined => 
 const rulesOf = (schema: Schema): string => {
   const rules: string[] = [];
   if (Array.isArray(schema.enum)) rules.push(`one of ${joinValues(schema.enum)}`);
-  if (typeof schema.pattern === 'string' && typeOfSchema(schema) !== 'decimal string')
+  if (schema.pattern === withoutControlCharacters) rules.push('no control characters');
+  else if (typeof schema.pattern === 'string' && typeOfSchema(schema) !== 'decimal string')
     rules.push(`pattern ${code(schema.pattern)}`);
   if (typeof schema.format === 'string') rules.push(`format ${code(schema.format)}`);
   const length = range(schema.minLength, schema.maxLength, 'length');

@@ -2,9 +2,11 @@
  * Holds every answer the engine suites receive to the served `/openapi.json` (ADR 0023): the
  * operation is found by method and path template; a 2xx body must match its success schema
  * (closed objects: an undeclared field fails), any other the error envelope; and the status must
- * be one the operation documents. A body that does not match fails the request at once, with the
- * operation, the status and ajv's error paths; statuses the document does not list are gathered
- * and reported together when the test file ends, so one run lists all of them.
+ * be one the operation documents, with a message among those it lists under that status (its
+ * examples, `<placeholders>` matching any text). A body that does not match fails the request at
+ * once, with the operation, the status and ajv's error paths; statuses, messages and `Payrail-*`
+ * headers the document does not list are gathered and reported together when the test file ends,
+ * so one run lists all of them.
  */
 import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, expect } from 'vitest';
@@ -77,25 +79,62 @@ const undocumented = new Set<string>();
 afterAll(() => {
   const found = [...undocumented].sort();
   undocumented.clear();
-  expect(found, 'statuses the operations do not document (method path: status message)').toEqual(
-    [],
-  );
+  expect(
+    found,
+    'statuses and messages the operations do not document (method path: status message)',
+  ).toEqual([]);
 });
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A documented message as a pattern: each `<placeholder>` matches any text. */
+const messagePattern = (template: string): RegExp =>
+  new RegExp(
+    `^${template
+      .split(/<[a-z_]+>/)
+      .map(escapeRegExp)
+      .join('[^]*')}$`,
+  );
+
+/** The messages an operation's response lists, read from its examples' envelopes. */
+const documentedMessages = (response: unknown): readonly RegExp[] => {
+  const examples = (
+    response as { content?: { 'application/json'?: { examples?: Record<string, unknown> } } }
+  ).content?.['application/json']?.examples;
+  return Object.values(examples ?? {}).flatMap((example) => {
+    const message = (example as { value?: { message?: unknown } }).value?.message;
+    return typeof message === 'string' ? [messagePattern(message)] : [];
+  });
+};
 
 export interface ConformingAnswer {
   readonly status: number;
   readonly body: unknown;
+  /** When given, each `Payrail-*` header must be one the response documents (ADR 0050). */
+  readonly headers?: Headers;
 }
+
+/** The `Payrail-*` headers of an answer that its response does not document. */
+const undocumentedHeaders = (response: unknown, headers: Headers | undefined): string[] => {
+  const documented = Object.keys((response as { headers?: object } | undefined)?.headers ?? {}).map(
+    (name) => name.toLowerCase(),
+  );
+  return [...(headers?.keys() ?? [])].filter(
+    (name) => name.toLowerCase().startsWith('payrail-') && !documented.includes(name.toLowerCase()),
+  );
+};
 
 /**
  * Checks one answer against `documentText` (the served `/openapi.json`); throws on a body that
- * does not match, records a status the operation does not document.
+ * does not match, and hands `record` (by default the report at the end of the file) each status,
+ * message or header the operation does not document.
  */
 export const checkAnswer = (
   documentText: string,
   method: string,
   url: string,
   answer: ConformingAnswer,
+  record: (undocumentedAnswer: string) => void = (line) => undocumented.add(line),
 ): void => {
   let compiled = compiledByText.get(documentText);
   if (compiled === undefined) {
@@ -115,9 +154,15 @@ export const checkAnswer = (
     found !== undefined && String(answer.status) in found.operation.responses
       ? `/paths/${pointerSegment(found.template)}/${found.method.toLowerCase()}/responses/${answer.status}/content/application~1json/schema`
       : '/components/schemas/ErrorEnvelope';
-  if (found !== undefined && !(String(answer.status) in found.operation.responses)) {
-    const message = (answer.body as { message?: unknown } | null)?.message;
-    undocumented.add(`${found.method} ${found.template}: ${answer.status} ${String(message)}`);
+  if (found !== undefined && !success) {
+    const message = String((answer.body as { message?: unknown } | null)?.message);
+    const response = found.operation.responses[String(answer.status)];
+    if (!documentedMessages(response).some((pattern) => pattern.test(message))) {
+      record(`${found.method} ${found.template}: ${answer.status} ${message}`);
+    }
+    for (const header of undocumentedHeaders(response, answer.headers)) {
+      record(`${found.method} ${found.template}: ${answer.status} header ${header}`);
+    }
   }
   const validate = compiled.validator(pointer);
   if (!validate(answer.body)) {

@@ -58,4 +58,44 @@ describe('the suites’ answer check (ADR 0023)', () => {
       }),
     ).toThrow(/getWebhook answered 404/);
   });
+
+  // Issue 22: an operation listed 400 for other messages, so `payout method not found` passed
+  // unseen; the check now holds each message (and `Payrail-*` header) to the operation's list.
+  it('reports a message the operation does not list under a status it does document', () => {
+    const seen: string[] = [];
+    const refusal = (message: string) => ({
+      status: 400,
+      body: { code: 53, message, data: null },
+    });
+    checkAnswer(document, 'PATCH', '/payment/webhooks/wh_1', refusal('no changes'), (line) =>
+      seen.push(line),
+    );
+    checkAnswer(document, 'PATCH', '/payment/webhooks/wh_1', refusal('invalid limit'), (line) =>
+      seen.push(line),
+    );
+    checkAnswer(document, 'GET', '/payment/webhooks?limit=0', refusal('invalid limit'), (line) =>
+      seen.push(line),
+    );
+    expect(seen).toEqual(['PATCH /payment/webhooks/{webhook_id}: 400 invalid limit']);
+  });
+
+  it('reports a `Payrail-*` header the response does not document', () => {
+    const seen: string[] = [];
+    const forbidden = (header: string) => ({
+      status: 403,
+      body: { code: 61, message: 'forbidden', data: null },
+      headers: new Headers({ [header]: 'x', 'Cache-Control': 'no-store' }),
+    });
+    const check = (method: string, url: string, header: string) =>
+      checkAnswer(document, method, url, forbidden(header), (line) => seen.push(line));
+    check('GET', '/payment/webhooks', 'Payrail-Missing-Permission');
+    check('GET', '/payment/webhooks', 'Payrail-Product-Not-Enabled');
+    check('GET', '/admin/routes', 'Payrail-Missing-Permission');
+    check('GET', '/admin/routes', 'Payrail-Product-Not-Enabled');
+    check('GET', '/admin/routes', 'Payrail-Whatever');
+    expect(seen).toEqual([
+      'GET /admin/routes: 403 header payrail-product-not-enabled',
+      'GET /admin/routes: 403 header payrail-whatever',
+    ]);
+  });
 });

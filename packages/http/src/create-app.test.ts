@@ -207,7 +207,15 @@ describe('unexpected failures', () => {
     expect(res.status).toBe(500);
     expect(JSON.parse(text)).toEqual({ code: 50, message: 'internal error', data: null });
     expect(text).not.toMatch(/SELECT|payouts|at .*\.ts/);
-    expect(logged).toEqual([{ method: 'GET', path: '/payment/payouts/po_1', error: failure }]);
+    expect(logged).toEqual([
+      {
+        method: 'GET',
+        path: '/payment/payouts/po_1',
+        error: failure,
+        request_id: res.headers.get('x-request-id'),
+        route: '/payment/payouts/:payout_id',
+      },
+    ]);
     expect(JSON.stringify(logged) + String(logged[0]?.error)).not.toContain('alice-token');
   });
 

@@ -17,16 +17,23 @@ import {
 import { answer, errorAnswer, internalErrorAnswer } from './envelope.js';
 import { logField } from './log-field.js';
 import {
+  type AccessLogEntry,
+  accessLog,
+  routeTemplateOf,
+} from './middleware/access-log.middleware.js';
+import {
   addressRateLimit,
   failedAuthenticationLimit,
 } from './middleware/address-limit.middleware.js';
 import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-auth.middleware.js';
 import { type OperatorEnv, operatorAuthentication } from './middleware/operator-auth.middleware.js';
 import { requestId } from './middleware/request-id.middleware.js';
+import { type ObservedRequest, observeRequests } from './middleware/request-metrics.middleware.js';
 import { nonTextInRequest, pathParameter } from './non-text.js';
 import { openApiDocument } from './openapi/openapi.document.js';
 import { type RateLimitOptions, tokenBucketLimiter } from './rate-limiter.js';
 import { readJsonBody } from './request-body.js';
+import { type HealthRoutes, mountHealthRoutes } from './routes/health.routes.js';
 import { answersText, honoPath, type Route, type RouteRequest } from './routes/route.js';
 import { routes } from './routes/route-table.js';
 import { textAnswer } from './text-answer.js';
@@ -42,6 +49,10 @@ export interface InternalErrorLog {
   readonly method: string;
   readonly path: string;
   readonly error: unknown;
+  /** The request's id, as its access log entry and its answer's `X-Request-Id` carry it. */
+  readonly request_id: string;
+  /** The route template, when a route matched. */
+  readonly route?: string;
 }
 
 export interface AppDeps {
@@ -71,11 +82,23 @@ export interface AppDeps {
   /** Where unexpected failures are logged; default `console.error`. */
   readonly logInternalError?: (entry: InternalErrorLog) => void;
   /**
+   * The access log: told of every request once it is answered (its id, method, route template,
+   * status, duration and principal; never a header, a body or a query). Default: not told.
+   */
+  readonly logRequest?: (entry: AccessLogEntry) => void;
+  /**
    * Told once, with the peer's address, at the first request carrying `X-Forwarded-For` or
    * `Forwarded` from a peer outside `trustedProxies`: every client behind it has its address
    * (ip_whitelist and providers' sources cannot tell them apart). Default: not told.
    */
   readonly warnUntrustedForwarding?: (peer: string) => void;
+  /**
+   * `/healthz`, `/readyz` and `/metrics` (docs/observability.md), and each request measured.
+   * Absent: none of the three routes (the server always gives it).
+   */
+  readonly observability?: HealthRoutes & {
+    readonly requestObserved?: (request: ObservedRequest) => void;
+  };
 }
 
 const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
@@ -154,7 +177,9 @@ const limitAddresses = (app: PayrailHono, deps: AppDeps, clientIp: ClientIpResol
   const clock = now === undefined ? {} : { now };
   // A budget per surface (issue 19, L4): bad merchant tokens must not lock the operator out of
   // `/admin` from the same address (an office behind one NAT), nor the reverse.
-  for (const path of ['/payment/*', '/admin/*']) {
+  // `/metrics` too, when a token guards it: guessing the token costs the guesser its budget.
+  const guarded = deps.observability?.metrics.token === undefined ? [] : ['/metrics'];
+  for (const path of ['/payment/*', '/admin/*', ...guarded]) {
     const failures = tokenBucketLimiter({
       requestsPerSecond: failedAuthentications / 10,
       burst: Math.max(1, failedAuthentications),
@@ -166,6 +191,19 @@ const limitAddresses = (app: PayrailHono, deps: AppDeps, clientIp: ClientIpResol
   for (const path of ['/checkout/*', '/upstream/*']) {
     app.use(path, addressRateLimit(openRoutes, clientIp));
   }
+};
+
+/** What is logged of a request's unexpected failure: never a header, so never a token. */
+const failureOf = (c: Context<AppEnv>, error: unknown): InternalErrorLog => {
+  const route = routeTemplateOf(c);
+  return {
+    // The path is the client's: escaped, so it cannot write a log line of its own.
+    method: logField(c.req.method),
+    path: logField(c.req.path),
+    error,
+    request_id: c.get('requestId'),
+    ...(route === undefined ? {} : { route }),
+  };
 };
 
 /**
@@ -186,9 +224,7 @@ const mountRoutes = (
       if (answersText(route)) {
         const exported = await route.run(engine, c.get('caller'), request);
         if (exported._tag === 'Left') return errorAnswer(c, exported.left);
-        return textAnswer(c, exported.right, (error) =>
-          log({ method: logField(c.req.method), path: logField(c.req.path), error }),
-        );
+        return textAnswer(c, exported.right, (error) => log(failureOf(c, error)));
       }
       const outcome =
         route.scope === 'merchant'
@@ -228,8 +264,7 @@ const answerFailures = (app: PayrailHono, log: (entry: InternalErrorLog) => void
     // A request whose client left or was cut off mid-body (the request timeout) failed on the
     // client's side: nobody reads the answer, and a flood of slow clients must not fill the log.
     if (c.req.raw.signal.aborted) return internalErrorAnswer(c);
-    // The path is the client's: escaped, so it cannot write a log line of its own.
-    log({ method: logField(c.req.method), path: logField(c.req.path), error });
+    log(failureOf(c, error));
     return internalErrorAnswer(c);
   });
 };
@@ -238,6 +273,8 @@ export const createApp = (deps: AppDeps) => {
   const { engine } = deps;
   const app: PayrailHono = new Hono<AppEnv>();
   app.use('*', requestId);
+  if (deps.logRequest !== undefined) app.use('*', accessLog(deps.logRequest));
+  app.use('*', observeRequests(deps.observability?.requestObserved));
   const clientIp = clientIpResolver(deps.trustedProxies, deps.clientIp ?? socketAddress);
   const limiter = tokenBucketLimiter(deps.rateLimit);
   watchUntrustedForwarding(app, deps);
@@ -248,6 +285,7 @@ export const createApp = (deps: AppDeps) => {
   const log = deps.logInternalError ?? defaultLog;
   mountRoutes(app, engine, clientIp, log);
   serveOpenApi(app, deps);
+  if (deps.observability !== undefined) mountHealthRoutes(app, deps.observability);
   answerFailures(app, log);
   return app;
 };

@@ -2,16 +2,40 @@
  * The `{code, message, data}` envelope (docs/spec/decisions.md §1). Every answer of the app goes through
  * `answer`, so status, code and message always come from the core's catalogue.
  */
-import { errorEnvelope, type PayrailError, payrailError } from '@payrail/core';
+import { type AccessRefusal, errorEnvelope, type PayrailError, payrailError } from '@payrail/core';
 import type { Data, Outcome } from '@payrail/engine';
 import type { Context } from 'hono';
 
 /** Success is always HTTP 200, creates included: decisions.md names no other success status. */
 const successEnvelope = (data: Data) => ({ code: 0, message: 'success', data }) as const;
 
-/** The answer to a refused request: the catalogue's status and code, `data: null`. */
+/**
+ * The headers a `forbidden` names what is missing in (ADR 0050): the interface fixes the message
+ * to `forbidden` and an error's `data` to `null`, so the reason travels beside the envelope.
+ */
+export const refusalHeaders = {
+  /** The permissions the key (or the operator's role) lacks, comma-separated. */
+  missingPermission: 'Payrail-Missing-Permission',
+  /** The product the account has not enabled: `payout` or `acquiring`. */
+  productNotEnabled: 'Payrail-Product-Not-Enabled',
+} as const;
+
+const refusalHeadersOf = (refusal: AccessRefusal): Readonly<Record<string, string>> =>
+  'missingPermissions' in refusal
+    ? { [refusalHeaders.missingPermission]: refusal.missingPermissions.join(', ') }
+    : { [refusalHeaders.productNotEnabled]: refusal.productNotEnabled };
+
+/**
+ * The answer to a refused request: the catalogue's status and code, `data: null`; a `forbidden`
+ * that knows what is missing names it in a header.
+ */
 export const errorAnswer = (c: Context, error: PayrailError): Response => {
   c.header('Cache-Control', 'no-store');
+  if (error.refusal !== undefined) {
+    for (const [name, value] of Object.entries(refusalHeadersOf(error.refusal))) {
+      c.header(name, value);
+    }
+  }
   return c.json(errorEnvelope(error), error.httpStatus);
 };
 

@@ -79,6 +79,21 @@ describe('parseCliArguments', () => {
     }
   });
 
+  it('parses migrate, migrate --check and doctor', () => {
+    expect(parse('migrate')).toEqual({
+      ok: true,
+      invocation: { command: { kind: 'migrate', check: false }, json: false },
+    });
+    expect(parse('migrate --check --json')).toEqual({
+      ok: true,
+      invocation: { command: { kind: 'migrate', check: true }, json: true },
+    });
+    expect(parse('doctor')).toEqual({
+      ok: true,
+      invocation: { command: { kind: 'doctor' }, json: false },
+    });
+  });
+
   it('accepts --option=value', () => {
     expect(parseCliArguments(['merchant', 'create', '--name=Acme'])).toMatchObject({
       ok: true,
@@ -114,6 +129,8 @@ describe('parseCliArguments', () => {
       'account credit does not take --name',
     ],
     ['config show --account acc_1', 'config show does not take --account'],
+    ['doctor --check', 'doctor does not take --check'],
+    ['migrate now', 'unknown command "migrate now"'],
     ['config show --url ftp://x', '--url must be an http:// or https:// URL, not "ftp://x"'],
   ])('refuses "%s"', (line, message) => {
     expect(errorOf(line)).toBe(message);

@@ -32,6 +32,9 @@ export type CliCommand =
       readonly expiresInSeconds?: number;
     }
   | { readonly kind: 'config.show' }
+  | { readonly kind: 'migrate'; readonly check: boolean }
+  | { readonly kind: 'doctor' }
+  | { readonly kind: 'inspect.relay'; readonly port?: number; readonly host?: string }
   | { readonly kind: 'store.migrate' };
 
 export interface CliInvocation {
@@ -72,6 +75,17 @@ Commands:
       Moves the PGlite database an earlier payrail wrote in PAYRAIL_DATA_DIR (pgdata/) into
       the embedded PostgreSQL, and keeps the old files as pgdata.migrated-<time>/ (local: stop
       the server first).
+  inspect-relay [--port 8095] [--host 127.0.0.1]
+      Runs the XState inspector relay until Ctrl-C: start payrail with
+      PAYRAIL_INSPECT=ws://127.0.0.1:8095 and open http://127.0.0.1:8095/ in a browser (local).
+  migrate [--check]
+      Applies the database migrations the schema lacks (DATABASE_URL, or the embedded database
+      of PAYRAIL_DATA_DIR: stop the server first) and prints them. --check applies nothing: it
+      prints what is pending and exits 1 when anything is (local).
+  doctor
+      Prints the configuration (secrets redacted), checks what it names (the database, its
+      schema's migrations, the data directory, PAYRAIL_INSPECT, PAYRAIL_PUBLIC_URL) and prints
+      each problem on a line; exits 1 when there is one (local).
   help
       Prints this text.
 
@@ -84,8 +98,9 @@ Environment:
                         merchant, key, account and operator commands)
   PAYRAIL_URL           the server, when --url is not given
 
-Exit codes: 0 done, 1 the server refused (its message is printed), 2 wrong usage or
-configuration, 3 the server could not be reached.`;
+Exit codes: 0 done, 1 the server refused (its message is printed), migrations are pending
+(migrate --check) or doctor found a problem, 2 wrong usage or configuration, 3 the server or
+the database could not be reached.`;
 
 const optionSpec = {
   url: { type: 'string' },
@@ -101,6 +116,9 @@ const optionSpec = {
   currency: { type: 'string' },
   amount: { type: 'string' },
   role: { type: 'string' },
+  check: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof optionSpec;
@@ -115,6 +133,9 @@ const commandOptions: Readonly<Record<string, readonly OptionName[]>> = {
   'operator add': ['name', 'role', 'expires-in'],
   'config show': [],
   'store migrate': [],
+  migrate: ['check'],
+  doctor: [],
+  'inspect-relay': ['port', 'host'],
 };
 
 const list = (raw: string): string[] =>
@@ -217,6 +238,22 @@ const buildCommand = (name: string, values: Values): CliCommand => {
     }
     case 'store migrate':
       return { kind: 'store.migrate' };
+    case 'migrate':
+      return { kind: 'migrate', check: values.check === true };
+    case 'doctor':
+      return { kind: 'doctor' };
+    case 'inspect-relay': {
+      const port = optional(values, 'port');
+      if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) <= 65_535)) {
+        throw new UsageError(`--port must be a port number (0 picks a free one), not "${port}"`);
+      }
+      const host = optional(values, 'host');
+      return {
+        kind: 'inspect.relay',
+        ...(port === undefined ? {} : { port: Number(port) }),
+        ...(host === undefined ? {} : { host }),
+      };
+    }
     default:
       return { kind: 'config.show' };
   }

@@ -13,8 +13,11 @@ import {
   parseCliArguments,
   usage,
 } from './cli-arguments.js';
+import { runDoctor } from './cli-doctor.js';
+import { runMigrate } from './cli-migrate.js';
 import { describeConfig, type EnvRecord, parseConfig, type ServerConfig } from './config.js';
 import { migratePGliteData } from './embedded-store.js';
+import { type InspectorRelay, startInspectorRelay } from './inspector-relay.js';
 import { errorSummary } from './timer-loop.js';
 
 export interface CliIo {
@@ -25,12 +28,20 @@ export interface CliIo {
   out(line: string): void;
   /** stderr */
   err(line: string): void;
+  /** Resolves when a command that runs until stopped should stop (cli.ts: SIGINT or SIGTERM). */
+  readonly untilStopped?: () => Promise<void>;
 }
 
 const exitCodes = { done: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 /** The commands that need no server. */
-type LocalCommand = 'help' | 'config.show' | 'store.migrate';
+type LocalCommand =
+  | 'help'
+  | 'config.show'
+  | 'store.migrate'
+  | 'inspect.relay'
+  | 'migrate'
+  | 'doctor';
 
 interface AdminCall {
   readonly method: 'POST';
@@ -292,6 +303,27 @@ const migrateStore = async (invocation: CliInvocation, io: CliIo): Promise<numbe
   }
 };
 
+/** `payrail inspect-relay`: the relay, until stopped. */
+const runInspectorRelay = async (
+  command: Extract<CliCommand, { kind: 'inspect.relay' }>,
+  io: CliIo,
+): Promise<number> => {
+  let relay: InspectorRelay;
+  try {
+    relay = await startInspectorRelay(command);
+  } catch (error) {
+    io.err(`payrail: the inspector relay cannot listen: ${errorSummary(error)}`);
+    if (field(error, 'code') === 'EADDRINUSE') io.err('Give it another port with --port.');
+    return exitCodes.refused;
+  }
+  io.out(`payrail: inspector relay listening on ${relay.url} (Ctrl-C stops it)`);
+  io.out(`  start payrail with PAYRAIL_INSPECT=${relay.url}`);
+  io.out(`  open ${relay.page} in a browser for the Stately inspector`);
+  await (io.untilStopped?.() ?? new Promise<void>(() => {}));
+  await relay.stop();
+  return exitCodes.done;
+};
+
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const parsed = parseCliArguments(argv);
   if (!parsed.ok) {
@@ -309,6 +341,15 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       return showConfig(invocation, io);
     case 'store.migrate':
       return migrateStore(invocation, io);
+    case 'migrate': {
+      const config = configOrErrors(io);
+      if (config === undefined) return exitCodes.usage;
+      return runMigrate(config, { check: command.check, json: invocation.json }, io);
+    }
+    case 'doctor':
+      return runDoctor(invocation.json, io);
+    case 'inspect.relay':
+      return runInspectorRelay(command, io);
     default:
       return callServer(invocation, command, io);
   }

@@ -7,5 +7,10 @@ const code = await runCli(process.argv.slice(2), {
   fetch: globalThis.fetch,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  untilStopped: () =>
+    new Promise((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }),
 });
 process.exitCode = code;

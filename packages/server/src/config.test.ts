@@ -50,11 +50,63 @@ describe('parseConfig', () => {
         headersTimeoutMs: 20_000,
         keepAliveTimeoutMs: 5_000,
       },
+      metricsToken: undefined,
+      readyMaxOutboxBacklog: 10_000,
+      shutdownDrainMs: 3000,
       keySecret: { kind: 'file', path: '/srv/payrail/.payrail/key-secret' },
       publicUrl: undefined,
       trustedProxies: [],
       upstreamSandboxSources: ['127.0.0.1/32', '::1/128'],
+      logLevel: 'info',
     });
+  });
+
+  it('reads the log level and format (ADR 0047), and refuses others', () => {
+    expect(configOf({ PAYRAIL_LOG_LEVEL: 'Debug', PAYRAIL_LOG_FORMAT: 'json' })).toMatchObject({
+      logLevel: 'debug',
+      logFormat: 'json',
+    });
+    expect(configOf({ PAYRAIL_LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(parseConfig({ PAYRAIL_LOG_LEVEL: 'loud', PAYRAIL_LOG_FORMAT: 'xml' }, '/')).toEqual({
+      ok: false,
+      errors: [
+        'PAYRAIL_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"',
+        'PAYRAIL_LOG_FORMAT must be json or pretty, not "xml"',
+      ],
+    });
+  });
+
+  it('reads the metrics token, the readiness bound and the drain (docs/observability.md)', () => {
+    expect(
+      configOf({
+        PAYRAIL_METRICS_TOKEN: 'scrape-token-0123456789',
+        PAYRAIL_READY_MAX_OUTBOX_BACKLOG: '0',
+        PAYRAIL_SHUTDOWN_DRAIN_MS: '0',
+      }),
+    ).toMatchObject({
+      metricsToken: 'scrape-token-0123456789',
+      readyMaxOutboxBacklog: 0,
+      shutdownDrainMs: 0,
+    });
+    expect(configOf({ PAYRAIL_SHUTDOWN_DRAIN_MS: '15000' }).shutdownDrainMs).toBe(15_000);
+    const refused = parseConfig(
+      {
+        PAYRAIL_METRICS_TOKEN: 'short-secret',
+        PAYRAIL_READY_MAX_OUTBOX_BACKLOG: '-1',
+        PAYRAIL_SHUTDOWN_DRAIN_MS: '2s',
+      },
+      '/',
+    );
+    expect(refused).toEqual({
+      ok: false,
+      errors: [
+        'PAYRAIL_METRICS_TOKEN must be at least 16 characters without spaces (or unset: /metrics answers whoever reaches it)',
+        'PAYRAIL_READY_MAX_OUTBOX_BACKLOG must be a whole number of pending outbox messages (0 turns it off), not "-1"',
+        'PAYRAIL_SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 600000, not "2s"',
+      ],
+    });
+    // The token is a secret: refused, it is still not echoed.
+    expect(JSON.stringify(refused)).not.toContain('short-secret');
   });
 
   it('reads every variable', () => {
@@ -286,7 +338,9 @@ describe('parseConfig', () => {
 describe('describeConfig', () => {
   it('redacts the admin token, the key secret, the upstream secret and the database password', () => {
     const upstreamSecret = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
+    const metricsToken = 'metrics-scrape-token-7d1e';
     const config = configOf({
+      PAYRAIL_METRICS_TOKEN: metricsToken,
       PAYRAIL_ADMIN_TOKEN: adminToken,
       PAYRAIL_KEY_SECRET: keySecret,
       PAYRAIL_UPSTREAM_SANDBOX_SECRET: upstreamSecret,
@@ -299,7 +353,9 @@ describe('describeConfig', () => {
     expect(text).not.toContain('s3cret-pw');
     expect(text).not.toContain('x1y2z3');
     expect(text).not.toContain(upstreamSecret.slice(6, 20));
+    expect(text).not.toContain(metricsToken);
     expect(Object.fromEntries(shown.map((e) => [e.name, e.value]))).toMatchObject({
+      PAYRAIL_METRICS_TOKEN: '(set, redacted)',
       PAYRAIL_ADMIN_TOKEN: '(set, redacted)',
       PAYRAIL_KEY_SECRET: '(set, redacted)',
       PAYRAIL_UPSTREAM_SANDBOX_SECRET: '(set, redacted)',
@@ -324,12 +380,17 @@ describe('describeConfig', () => {
       'PAYRAIL_REQUEST_TIMEOUT_MS',
       'PAYRAIL_HEADERS_TIMEOUT_MS',
       'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS',
+      'PAYRAIL_METRICS_TOKEN',
+      'PAYRAIL_READY_MAX_OUTBOX_BACKLOG',
+      'PAYRAIL_SHUTDOWN_DRAIN_MS',
       'PAYRAIL_KEY_SECRET',
       'PAYRAIL_PUBLIC_URL',
       'PAYRAIL_TRUSTED_PROXIES',
       'PAYRAIL_UPSTREAM_SANDBOX_SOURCES',
       'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
       'PAYRAIL_INSPECT',
+      'PAYRAIL_LOG_LEVEL',
+      'PAYRAIL_LOG_FORMAT',
     ]);
   });
 });

@@ -8,6 +8,7 @@ import { type Environment, isIpRange } from '@payrail/core';
 import { minKeySecretBytes } from '@payrail/engine';
 import { addressList } from '@payrail/http';
 import { isSandboxUpstreamSecret } from '@payrail/sandbox';
+import { type LogFormat, type LogLevel, logLevels } from './payrail-logger.js';
 
 /** `process.env`, or any record like it. */
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
@@ -60,6 +61,12 @@ export interface ServerConfig {
     readonly headersTimeoutMs: number;
     readonly keepAliveTimeoutMs: number;
   };
+  /** `PAYRAIL_METRICS_TOKEN`: `/metrics` answers only this bearer token; undefined: anyone. */
+  readonly metricsToken: string | undefined;
+  /** `PAYRAIL_READY_MAX_OUTBOX_BACKLOG`: `/readyz` fails from this many pending messages; 0: off. */
+  readonly readyMaxOutboxBacklog: number;
+  /** `PAYRAIL_SHUTDOWN_DRAIN_MS`: how long a stopping server serves after `/readyz` turned 503. */
+  readonly shutdownDrainMs: number;
   readonly keySecret: KeySecretSource;
   /** Base of checkout_url; undefined: `http://<host>:<port>` once the port is known. */
   readonly publicUrl: string | undefined;
@@ -73,6 +80,10 @@ export interface ServerConfig {
   readonly upstreamSandboxSecret: string | undefined;
   /** `PAYRAIL_INSPECT`: the `ws://` address of an XState inspector relay, or none. */
   readonly inspectUrl: string | undefined;
+  /** `PAYRAIL_LOG_LEVEL`: the least severe level logged. */
+  readonly logLevel: LogLevel;
+  /** `PAYRAIL_LOG_FORMAT`; undefined: readable lines on a terminal, JSON lines otherwise. */
+  readonly logFormat: LogFormat | undefined;
 }
 
 export type ConfigResult =
@@ -275,6 +286,34 @@ const readHttpTimeouts = (reading: Reading): ServerConfig['httpTimeouts'] => ({
   keepAliveTimeoutMs: readMilliseconds(reading, 'PAYRAIL_KEEP_ALIVE_TIMEOUT_MS', 5_000),
 });
 
+const readMetricsToken = ({ env, errors }: Reading): string | undefined => {
+  const raw = env.PAYRAIL_METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  // Never echoed: it is a secret.
+  if (raw.length < minAdminTokenLength || /\s/.test(raw)) {
+    errors.push(
+      `PAYRAIL_METRICS_TOKEN must be at least ${minAdminTokenLength} characters without spaces ` +
+        '(or unset: /metrics answers whoever reaches it)',
+    );
+    return undefined;
+  }
+  return raw;
+};
+
+/** The drain of a stopping server: 0 (none) to 10 minutes, default 3 s (docs/observability.md). */
+const readShutdownDrainMs = ({ env, errors }: Reading): number => {
+  const raw = env.PAYRAIL_SHUTDOWN_DRAIN_MS;
+  if (!present(raw)) return 3000;
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || value > 600_000) {
+    errors.push(
+      `PAYRAIL_SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 600000, not "${raw}"`,
+    );
+    return 3000;
+  }
+  return value;
+};
+
 const readKeySecret = ({ env, errors }: Reading, dataDir: string): KeySecretSource => {
   const raw = env.PAYRAIL_KEY_SECRET;
   if (raw === undefined || raw === '') return { kind: 'file', path: keySecretFileIn(dataDir) };
@@ -387,6 +426,23 @@ const readInspectUrl = ({ env, errors }: Reading, environment: Environment): str
   return url.toString();
 };
 
+const isLogLevel = (raw: string): raw is LogLevel => logLevels.some((level) => level === raw);
+
+const readLogging = ({ env, errors }: Reading): Pick<ServerConfig, 'logLevel' | 'logFormat'> => {
+  const level = env.PAYRAIL_LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!isLogLevel(level)) {
+    errors.push(`PAYRAIL_LOG_LEVEL must be one of ${logLevels.join(', ')}, not "${level}"`);
+  }
+  const format = env.PAYRAIL_LOG_FORMAT?.trim().toLowerCase() || undefined;
+  if (format !== undefined && format !== 'json' && format !== 'pretty') {
+    errors.push(`PAYRAIL_LOG_FORMAT must be json or pretty, not "${format}"`);
+  }
+  return {
+    logLevel: isLogLevel(level) ? level : 'info',
+    logFormat: format === 'json' || format === 'pretty' ? format : undefined,
+  };
+};
+
 /**
  * Reads the configuration from `env`. Relative paths are resolved against the directory the
  * command was typed in: `INIT_CWD` (set by pnpm and npm, whose scripts run in the package's own
@@ -412,12 +468,21 @@ export const parseConfig = (env: EnvRecord, cwd: string): ConfigResult => {
     rateLimit: readRateLimit(reading),
     addressLimit: readAddressLimit(reading),
     httpTimeouts: readHttpTimeouts(reading),
+    metricsToken: readMetricsToken(reading),
+    readyMaxOutboxBacklog: readCount(
+      reading,
+      'PAYRAIL_READY_MAX_OUTBOX_BACKLOG',
+      10_000,
+      'pending outbox messages',
+    ),
+    shutdownDrainMs: readShutdownDrainMs(reading),
     keySecret: readKeySecret(reading, dataDir),
     publicUrl: readPublicUrl(reading),
     trustedProxies: readTrustedProxies(reading),
     upstreamSandboxSources: readUpstreamSandboxSources(reading, environment),
     upstreamSandboxSecret: readUpstreamSandboxSecret(reading, environment),
     inspectUrl: readInspectUrl(reading, environment),
+    ...readLogging(reading),
   };
   if (reading.errors.length > 0) return { ok: false, errors: reading.errors };
   return { ok: true, config };
@@ -567,6 +632,23 @@ const configLines: readonly {
     show: ({ httpTimeouts }) => `${httpTimeouts.keepAliveTimeoutMs} ms for an idle connection`,
   },
   {
+    name: 'PAYRAIL_METRICS_TOKEN',
+    show: (config) =>
+      config.metricsToken === undefined
+        ? '(unset: /metrics answers whoever reaches it)'
+        : '(set, redacted)',
+  },
+  {
+    name: 'PAYRAIL_READY_MAX_OUTBOX_BACKLOG',
+    show: (config) =>
+      limitOrOff(config.readyMaxOutboxBacklog, 'pending outbox messages make /readyz 503'),
+  },
+  {
+    name: 'PAYRAIL_SHUTDOWN_DRAIN_MS',
+    show: (config) =>
+      `${config.shutdownDrainMs} ms of serving with /readyz 503 before a stop closes the socket`,
+  },
+  {
     name: 'PAYRAIL_KEY_SECRET',
     show: ({ keySecret }) =>
       keySecret.kind === 'env'
@@ -604,6 +686,12 @@ const configLines: readonly {
     name: 'PAYRAIL_INSPECT',
     show: (config) =>
       config.inspectUrl === undefined ? '(unset: no inspector)' : redactUrl(config.inspectUrl),
+  },
+  { name: 'PAYRAIL_LOG_LEVEL', show: (config) => config.logLevel },
+  {
+    name: 'PAYRAIL_LOG_FORMAT',
+    show: (config) =>
+      config.logFormat ?? '(unset: readable lines on a terminal, JSON lines otherwise)',
   },
 ];
 

@@ -30,17 +30,28 @@ import {
   seedSandboxCatalogue,
   systemClock,
 } from '@payrail/engine';
-import { type AppDeps, createApp, type RateLimitOptions } from '@payrail/http';
+import { type AppDeps, createApp, type RateLimitOptions, type Readiness } from '@payrail/http';
 import {
   generateSandboxUpstreamSecret,
   isSandboxUpstreamSecret,
   sandboxAcquiringProvider,
 } from '@payrail/sandbox';
 import { createDispatcher, createOutboundUrlGuard, type Dispatcher } from '@payrail/webhooks';
+import type { Registry } from 'prom-client';
 import { defaultUpstreamSandboxSources } from './config.js';
 import { generateAdminToken } from './credentials.js';
 import { type AdminFacade, adminFacade, type MerchantFacade, merchantFacade } from './facade.js';
+import {
+  type Logging,
+  loggingOf,
+  logInternalError,
+  loopLog,
+  type PayrailLog,
+} from './payrail-logger.js';
+import { type PayrailMetrics, payrailMetrics } from './payrail-metrics.js';
+import { readinessOf } from './readiness.js';
 import { errorSummary, startTimerLoop, type TimerLoop } from './timer-loop.js';
+import { bothObservers, unitOfWorkSpans } from './unit-of-work-spans.js';
 
 export interface PayrailOptions {
   /**
@@ -61,8 +72,9 @@ export interface PayrailOptions {
   /** The base URL payers reach; an order's checkout_url is `<publicUrl>/checkout/<order_id>`. */
   readonly publicUrl?: string;
   /**
-   * Receives approved payouts and reports their outcomes through `payrail.executions.report`.
-   * Absent: approved payouts wait (in the sandbox, for `admin.sandboxExecution`).
+   * Receives approved payouts, in the sandbox as in live; their outcomes come back through
+   * `payrail.executions.report`. Absent: approved payouts wait for a report through that door
+   * (or, in the sandbox, for `admin.sandboxExecution`). docs/embedding.md, section 4.
    */
   readonly executor?: PayoutExecutor;
   /** Live acquiring: allocates deposit addresses. The sandbox derives its own. */
@@ -85,7 +97,8 @@ export interface PayrailOptions {
   readonly ids?: IdGenerator;
   /**
    * Receives XState inspection events for every committed decision (actor id = the payout,
-   * order or batch id): pass `createWebSocketInspector().inspect` from `@statelyai/inspect`.
+   * order or batch id): pass `createInspectorSender({ url }).inspect`, which reconnects to its
+   * relay (ADR 0049).
    */
   readonly inspect?: EngineInspector;
   /** Sandbox only: add the sandbox payout catalogue (methods, networks, routes). Default true. */
@@ -103,8 +116,12 @@ export interface PayrailOptions {
   readonly addressLimit?: AppDeps['addressLimit'];
   /** Proxies whose `X-Forwarded-For` `payrail.app` believes (addresses or CIDR ranges). */
   readonly trustedProxies?: readonly string[];
-  /** Operator lines (failures by message, never a secret). Default: stderr. */
-  readonly log?: (line: string) => void;
+  /**
+   * Where payrail logs (failures by message, never a secret or a stack): a function of a line,
+   * or a leveled logger (a pino logger fits, `PayrailLogger`), which also gets every request's
+   * access record (`request`, at info; a 5xx at error). Default: lines on stderr.
+   */
+  readonly log?: PayrailLog;
   /**
    * The timer loop's longest sleep; default 60 000 ms. The loop sleeps until the next timer is
    * due or the store tells of a new one (`Store.onWork`, ADR 0030): this is only the safety net
@@ -121,6 +138,18 @@ export interface PayrailOptions {
   readonly keyCheckCacheMs?: number;
   /** How long payouts may use the payout catalogue read earlier (ADR 0031); default 1000 ms. */
   readonly catalogueCacheMs?: number;
+  /**
+   * `payrail.app`'s `/metrics` answers only `Authorization: Bearer <metricsToken>` (at least 16
+   * characters). Default: anyone who reaches it (docs/observability.md).
+   */
+  readonly metricsToken?: string;
+  /**
+   * `/readyz` answers 503 while this many outbox messages or more wait for delivery; default
+   * 10 000, 0: no bound.
+   */
+  readonly readyMaxOutboxBacklog?: number;
+  /** Adds Node's process metrics (`payrail_process_*`, `payrail_nodejs_*`); default false. */
+  readonly processMetrics?: boolean;
 }
 
 /** An option that cannot work; every problem found is listed, before anything ran. */
@@ -169,7 +198,10 @@ export interface Payrail {
   merchant(caller: Caller): MerchantFacade;
   /** Checks an API key token as the HTTP API does (every Authentication message). */
   authenticate(token: string, ip?: string): ReturnType<Engine['auth']['authenticate']>;
-  /** The executor door: `report(payoutId, { status: 'completed' })`, idempotent. */
+  /**
+   * The executor door, in the sandbox as in live: `report(payoutId, { status: 'completed' })`,
+   * idempotent by payout and status; `reportRefund` for refunds.
+   */
   readonly executions: Engine['executions'];
   /** The merchant API, admin API, checkout calls and page, upstream events and /openapi.json. */
   readonly app: ReturnType<typeof createApp>;
@@ -184,6 +216,15 @@ export interface Payrail {
   start(): void;
   /** Stops both, letting a pass in progress finish (deliveries in flight get 5 s). */
   stop(): Promise<void>;
+  /** payrail's own prom-client registry, what `/metrics` answers (docs/observability.md). */
+  readonly metrics: Registry;
+  /** What `/readyz` answers: each check `ok` or `failing`. */
+  readiness(): Promise<Readiness>;
+  /**
+   * From now on `/readyz` answers 503 (`serving: failing`) while requests are still served, so
+   * a load balancer stops sending them before the server closes; until the next `start()`.
+   */
+  drain(): void;
 }
 
 type Caller = Parameters<Engine['accounts']['current']>[0];
@@ -260,6 +301,13 @@ const tuningOptionProblems = (given: Partial<PayrailOptions>): string[] => {
   if (given.adminToken !== undefined && given.adminToken.length < 16) {
     problems.push('adminToken must have at least 16 characters');
   }
+  if (given.metricsToken !== undefined && given.metricsToken.length < 16) {
+    problems.push('metricsToken must have at least 16 characters');
+  }
+  const backlog = given.readyMaxOutboxBacklog;
+  if (backlog !== undefined && !(Number.isInteger(backlog) && backlog >= 0)) {
+    problems.push('readyMaxOutboxBacklog must be a whole number of messages, 0 or more');
+  }
   for (const name of ['keyCheckCacheMs', 'catalogueCacheMs'] as const) {
     const value = given[name];
     if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
@@ -295,14 +343,10 @@ const payrailOptionProblems = (
 /** The loops' safety net: how long they sleep at most when no work is told of (ADR 0030). */
 const defaultMaxSleepMs = 60_000;
 
-const defaultLog = (line: string): void => {
-  process.stderr.write(`${new Date().toISOString()} payrail: ${line}\n`);
-};
-
 /** What the options settle once checked: each default filled in. */
 interface Settled {
   readonly isSandbox: boolean;
-  readonly log: (line: string) => void;
+  readonly logging: Logging;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly keySecret: Uint8Array;
@@ -315,7 +359,7 @@ const settledOptions = (options: PayrailOptions): Settled => {
   const isSandbox = options.environment === 'sandbox';
   return {
     isSandbox,
-    log: options.log ?? defaultLog,
+    logging: loggingOf(options.log),
     ids: options.ids ?? randomIds,
     clock: options.clock ?? (isSandbox ? adjustableClock() : systemClock),
     keySecret: secretBytesOf(options.keySecret),
@@ -335,8 +379,10 @@ const engineDepsOf = (
   settled: Settled,
   upstreamSandboxSecret: string | undefined,
   afterClockAdvance: () => Promise<void>,
+  metrics: PayrailMetrics,
 ): EngineDeps => ({
   store: options.store,
+  observer: bothObservers(metrics.engineObserver, unitOfWorkSpans),
   clock: settled.clock,
   ids: settled.ids,
   settings: {
@@ -368,8 +414,9 @@ const payrailApp = (
   options: PayrailOptions,
   settled: Settled,
   adminToken: string,
+  observability: NonNullable<AppDeps['observability']>,
 ): ReturnType<typeof createApp> => {
-  const { log } = settled;
+  const { logger, logRequest } = settled.logging;
   const app = createApp({
     engine,
     adminToken,
@@ -378,12 +425,13 @@ const payrailApp = (
     ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     // `/openapi.json`'s `servers`: only a URL the host gave (else the document's own origin).
     ...(options.publicUrl === undefined ? {} : { publicUrl: settled.publicUrl }),
-    logInternalError: ({ method, path, error }) => {
-      log(`${method} ${path} failed: ${errorSummary(error)}`);
-    },
+    logInternalError: logInternalError(logger),
+    observability,
+    ...(logRequest === undefined ? {} : { logRequest }),
     // Once per process: a proxy in front that is not trusted hides every client's address.
     warnUntrustedForwarding: (peer) => {
-      log(
+      logger.warn(
+        { peer },
         `a request from ${peer} carried X-Forwarded-For or Forwarded, but ${peer} is not a ` +
           'trusted proxy (PAYRAIL_TRUSTED_PROXIES), so the header is ignored: every client ' +
           `behind it has the address ${peer}, which API keys' ip_whitelist and the upstream ` +
@@ -398,7 +446,8 @@ const payrailApp = (
     checkoutPages({
       order: (orderId) => engine.checkout.order(orderId),
       now: () => settled.clock.now(),
-      logError: (error) => log(`checkout page failed: ${errorSummary(error)}`),
+      logError: (error) =>
+        logger.error({ err: errorSummary(error) }, `checkout page failed: ${errorSummary(error)}`),
     }),
   );
   return app;
@@ -410,15 +459,19 @@ interface BackgroundWork {
   afterClockAdvance(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
+  /** Whether each loop runs (started, not stopped), for readiness. */
+  running(): { readonly timerLoop: boolean; readonly dispatcher: boolean };
 }
 
 const backgroundWork = (
   engine: Engine,
   options: PayrailOptions,
   settled: Settled,
+  metrics: PayrailMetrics,
 ): BackgroundWork => {
   const { store } = options;
-  const { clock, log } = settled;
+  const { clock } = settled;
+  const { logger } = settled.logging;
   const worker = `${hostname()}:${process.pid}`;
   // A stopped dispatcher stays stopped, so each start() gets a fresh one.
   const newDispatcher = (): Dispatcher =>
@@ -430,7 +483,8 @@ const backgroundWork = (
       keySecret: settled.keySecret,
       allowInsecure: settled.allowInsecureWebhooks,
       worker,
-      log,
+      log: loopLog(logger, 'webhooks'),
+      onAttempt: metrics.attemptObserved,
     });
   let dispatcher = newDispatcher();
   let dispatcherStopped = false;
@@ -439,7 +493,7 @@ const backgroundWork = (
   return {
     afterClockAdvance: async () => {
       await dispatcher.runOnce().catch((error: unknown) => {
-        log(`webhook dispatcher failed: ${errorSummary(error)}`);
+        loopLog(logger, 'webhooks')(`webhook dispatcher failed: ${errorSummary(error)}`);
       });
       // Both loops planned their sleeps on the clock before it moved.
       loop?.wake();
@@ -454,7 +508,7 @@ const backgroundWork = (
         clock,
         ...(store.onWork === undefined ? {} : { onWork: store.onWork.bind(store) }),
         intervalMs: options.timerIntervalMs ?? defaultMaxSleepMs,
-        log,
+        log: loopLog(logger, 'timers'),
       });
       if (dispatcherStopped) {
         dispatcher = newDispatcher();
@@ -470,6 +524,10 @@ const backgroundWork = (
       stopping = Promise.all([running.stop(), dispatcher.stop()]).then(() => undefined);
       return stopping;
     },
+    running: () => ({
+      timerLoop: loop !== undefined,
+      dispatcher: loop !== undefined && !dispatcherStopped,
+    }),
   };
 };
 
@@ -493,14 +551,33 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
   // The dispatcher reads the engine's clock, so the sandbox's clock advance makes retries due:
   // the engine runs it after firing the timers.
   let work: BackgroundWork | undefined;
+  const metrics = payrailMetrics(store, settled.clock, options.processMetrics === true);
   const engine = createEngine(
-    engineDepsOf(options, settled, upstreamSandboxSecret, async () => {
-      await work?.afterClockAdvance();
-    }),
+    engineDepsOf(
+      options,
+      settled,
+      upstreamSandboxSecret,
+      async () => {
+        await work?.afterClockAdvance();
+      },
+      metrics,
+    ),
   );
+  let serving = true;
+  const readiness = readinessOf({
+    store,
+    loops: () => work?.running() ?? { timerLoop: false, dispatcher: false },
+    serving: () => serving,
+    maxOutboxBacklog: options.readyMaxOutboxBacklog ?? 10_000,
+  });
   const adminToken = options.adminToken ?? generateAdminToken();
-  const app = payrailApp(engine, options, settled, adminToken);
-  work = backgroundWork(engine, options, settled);
+  const app = payrailApp(engine, options, settled, adminToken, {
+    readiness,
+    metrics: metrics.exposition(options.metricsToken),
+    requestObserved: metrics.requestObserved,
+  });
+  work = backgroundWork(engine, options, settled, metrics);
+  const { start } = work;
 
   return {
     environment,
@@ -515,7 +592,15 @@ export const createPayrail = async (options: PayrailOptions): Promise<Payrail> =
     app,
     adminToken,
     upstreamSandboxSecret,
-    start: work.start,
+    start: () => {
+      serving = true;
+      start();
+    },
     stop: work.stop,
+    metrics: metrics.registry,
+    readiness,
+    drain: () => {
+      serving = false;
+    },
   };
 };

@@ -12,6 +12,7 @@ import {
   createEmbeddedPostgresStore,
   createPGliteStore,
   createPostgresStore,
+  type MigrationOptions,
   type PostgresStore,
 } from '@payrail/store-postgres';
 import { embeddedDatabaseIn, type ServerConfig } from './config.js';
@@ -38,19 +39,30 @@ const holdsPGliteData = (dataDir: string): boolean =>
 
 const lockRemedy = 'or set PAYRAIL_DATA_DIR to another directory';
 
+/**
+ * The configured store, its schema migrated as it opens; with `applyMigrations: false` (`payrail
+ * migrate`, `payrail doctor`) as it is.
+ */
 export const openConfiguredStore = async (
   config: ServerConfig,
   log: (line: string) => void,
+  opening: MigrationOptions = {},
 ): Promise<PostgresStore> => {
   const { database, databaseSchema: schema } = config;
   if (database.kind === 'server') {
-    return createPostgresStore({ connectionString: database.connectionString, schema });
+    return createPostgresStore({ connectionString: database.connectionString, schema, ...opening });
   }
   if (database.engine === 'pglite') {
-    return createPGliteStore({ dataDir: database.directory, schema, lockRemedy });
+    return createPGliteStore({ dataDir: database.directory, schema, lockRemedy, ...opening });
   }
   if (holdsPGliteData(config.dataDir)) throw new UnmigratedPGliteData(config.dataDirDisplay);
-  return createEmbeddedPostgresStore({ dataDir: database.directory, schema, lockRemedy, log });
+  return createEmbeddedPostgresStore({
+    dataDir: database.directory,
+    schema,
+    lockRemedy,
+    log,
+    ...opening,
+  });
 };
 
 export interface StoreMigration {

@@ -11,5 +11,8 @@ export * from './create-payrail.js';
 export * from './credentials.js';
 export * from './embedded-store.js';
 export * from './facade.js';
+export * from './inspector-sender.js';
+/** @public What `createPayrail`'s and `startPayrail`'s `log` take (ADR 0047). */
+export type { LogFormat, LogLevel, PayrailLog, PayrailLogger } from './payrail-logger.js';
 export * from './payrail-server.js';
 export * from './timer-loop.js';

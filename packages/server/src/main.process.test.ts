@@ -68,6 +68,10 @@ describe('the server process on the embedded store', () => {
     expect((await ok(server.url, 'GET', '/payment/account', token)).account.account_id).toBe(
       accountId,
     );
+    const traced = await fetch(`${server.url}/payment/account`, {
+      headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'readme-1' },
+    });
+    expect([traced.status, traced.headers.get('x-request-id')]).toEqual([200, 'readme-1']);
     const credited = await cli(
       'account',
       'credit',
@@ -137,7 +141,25 @@ describe('the server process on the embedded store', () => {
     const exit = await server.stop('SIGTERM');
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.ms).toBeLessThan(5000);
-    expect(server.output()).toContain('payrail: stopped');
+    expect(server.output()).toContain('payrail stopped');
+    // The log (stdout is a pipe): JSON records, but for the secret generated for this run, and
+    // one of them the access record of the request that sent its own id (issue 22).
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
+      expect.stringMatching(/^ {2}PAYRAIL_UPSTREAM_SANDBOX_SECRET=whsec_/),
+    ]);
+    const records = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(records.find((record) => record.request_id === 'readme-1')).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      route: '/payment/account',
+      status: 200,
+      account_id: accountId,
+    });
     // Secrets never reach the log: neither the configured operator token nor an API key.
     expect(server.output()).not.toContain(adminToken);
     expect(server.output()).not.toContain(ids.key);

@@ -1,30 +1,133 @@
 /**
- * `pnpm start`: reads the configuration from the environment, starts payrail, prints where it
- * listens, and stops cleanly on SIGTERM or SIGINT (exit 0). Secrets are never printed, except
- * the operator token and the sandbox upstream secret this run generated when none was
- * configured: once each, labelled.
+ * `pnpm start`: reads the configuration from the environment, starts payrail, logs where it
+ * listens, and stops cleanly on SIGTERM or SIGINT (exit 0). The log is pino's (ADR 0047): JSON
+ * records on stdout, or readable lines when stdout is a terminal. Secrets are never logged: the
+ * operator token and the sandbox upstream secret this run generated when none was configured
+ * are printed once each, labelled, on a line of their own outside the records.
  */
 
 import { generateSandboxUpstreamSecret } from '@payrail/sandbox';
-import { describeDatabase, parseConfig } from './config.js';
+import type { Logger } from 'pino';
+import { describeDatabase, parseConfig, type ServerConfig } from './config.js';
 import { generateAdminToken, loadKeySecret } from './credentials.js';
 import { type PayrailServer, startPayrail } from './payrail-server.js';
+import { createServerLogger } from './pino-logger.js';
 import { errorSummary } from './timer-loop.js';
 
+/** A line for a person, outside the log's records: a secret generated for this run. */
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 const complain = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-/** Runtime problems (a failed request, the timer loop): timestamped, on stderr. */
-const log = (line: string): void => {
-  complain(`${new Date().toISOString()} payrail: ${line}`);
-};
 
+/** The log of this run, once the configuration names its level and format. */
+interface RunLog {
+  readonly logger: Logger;
+  /** JSON records: a collector reads them, so a fatal failure is a record too. */
+  readonly json: boolean;
+}
+
+let runLog: RunLog | undefined;
+
+/** Why the process stops: on stderr for the person, and a `fatal` record for a collector. */
 const fail = (line: string): never => {
+  if (runLog?.json === true) runLog.logger.fatal({}, line);
   complain(`payrail: ${line}`);
   process.exit(1);
+};
+
+const openLog = (config: ServerConfig): RunLog => {
+  const terminal = process.stdout.isTTY === true;
+  const format = config.logFormat ?? (terminal ? 'pretty' : 'json');
+  const color = format === 'pretty' && terminal && process.env.NO_COLOR === undefined;
+  const logger = createServerLogger({ level: config.logLevel, format, color });
+  return { logger, json: format === 'json' };
+};
+
+/** A secret this run generated: a record saying so, then the secret alone on its line. */
+const showGenerated = (logger: Logger, name: string, what: string, value: string): void => {
+  logger.warn(
+    { setting: name },
+    `${name} is not set; ${what} (shown once, not stored, a new one at each start unless you ` +
+      'set it) is on the next line',
+  );
+  say(`  ${name}=${value}`);
+};
+
+/** The API-key signing secret, read or generated (and kept) in the data directory. */
+const keySecretOf = async (config: ServerConfig, logger: Logger): Promise<Uint8Array> => {
+  const { secret, createdFile } = await loadKeySecret(config.keySecret).catch((error: unknown) =>
+    fail(`cannot read the API-key signing secret: ${errorSummary(error)}`),
+  );
+  if (createdFile !== undefined) {
+    logger.info(
+      { file: createdFile },
+      `generated the API-key signing secret in ${createdFile} (mode 0600; keep it: every API ` +
+        'key this server issues is signed with it)',
+    );
+  }
+  if (config.database.kind === 'server' && config.keySecret.kind === 'file') {
+    logger.warn(
+      { file: config.keySecret.path },
+      `PAYRAIL_KEY_SECRET is unset, so API keys are signed with the secret in ` +
+        `${config.keySecret.path}; every process sharing this database needs the same secret: ` +
+        'set PAYRAIL_KEY_SECRET to it',
+    );
+  }
+  return secret;
+};
+
+/** The operator token and the sandbox upstream secret: configured, or generated and shown. */
+const runSecrets = (config: ServerConfig, logger: Logger) => {
+  const adminToken = config.adminToken ?? generateAdminToken();
+  if (config.adminToken === undefined) {
+    showGenerated(logger, 'PAYRAIL_ADMIN_TOKEN', 'the operator token of this run', adminToken);
+  }
+  // The sandbox chain watcher's signing secret (ADR 0032), generated and shown like the token.
+  const upstreamSandboxSecret =
+    config.environment === 'sandbox'
+      ? (config.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
+      : undefined;
+  if (upstreamSandboxSecret !== undefined && config.upstreamSandboxSecret === undefined) {
+    showGenerated(
+      logger,
+      'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
+      'what sandbox chain payment reports (POST /upstream/acquiring/sandbox) must be signed ' +
+        'with in this run',
+      upstreamSandboxSecret,
+    );
+  }
+  return { adminToken, upstreamSandboxSecret };
+};
+
+const stopOnSignals = (server: PayrailServer, logger: Logger, drainMs: number): void => {
+  const stop = (signal: NodeJS.Signals): void => {
+    process.removeAllListeners('SIGTERM');
+    process.removeAllListeners('SIGINT');
+    const now = (again: NodeJS.Signals): void => {
+      logger.warn({ signal: again }, `${again} again, exiting without waiting`);
+      process.exit(1);
+    };
+    process.once('SIGTERM', now);
+    process.once('SIGINT', now);
+    // /readyz answers 503 at once; requests are still served for the drain (docs/observability.md).
+    logger.info(
+      { signal, drain_ms: drainMs },
+      `${signal} received: not ready any more, serving ${drainMs} ms more ` +
+        '(PAYRAIL_SHUTDOWN_DRAIN_MS), then finishing requests in flight and stopping',
+    );
+    server.stop().then(
+      () => {
+        logger.info({}, 'payrail stopped');
+        process.exit(0);
+      },
+      (error: unknown) => fail(`stopping failed: ${errorSummary(error)}`),
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 };
 
 const start = async (): Promise<void> => {
@@ -36,76 +139,32 @@ const start = async (): Promise<void> => {
     return;
   }
   const config = parsed.config;
-
-  const { secret, createdFile } = await loadKeySecret(config.keySecret).catch((error: unknown) =>
-    fail(`cannot read the API-key signing secret: ${errorSummary(error)}`),
-  );
-  if (createdFile !== undefined) {
-    say(`payrail: generated the API-key signing secret in ${createdFile} (mode 0600; keep it:`);
-    say('  every API key this server issues is signed with it)');
-  }
-  if (config.database.kind === 'server' && config.keySecret.kind === 'file') {
-    say(
-      `payrail: PAYRAIL_KEY_SECRET is unset, so API keys are signed with the secret in ` +
-        `${config.keySecret.path}; every process sharing this database needs the same secret: ` +
-        'set PAYRAIL_KEY_SECRET to it',
-    );
-  }
-
-  const adminToken = config.adminToken ?? generateAdminToken();
-  if (config.adminToken === undefined) {
-    say('payrail: PAYRAIL_ADMIN_TOKEN is not set; the operator token of this run (shown once,');
-    say('  not stored, a new one at each start unless you set it) is:');
-    say(`  PAYRAIL_ADMIN_TOKEN=${adminToken}`);
-  }
-
-  // The sandbox chain watcher's signing secret (ADR 0032), generated and shown like the token.
-  const upstreamSandboxSecret =
-    config.environment === 'sandbox'
-      ? (config.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
-      : undefined;
-  if (upstreamSandboxSecret !== undefined && config.upstreamSandboxSecret === undefined) {
-    say('payrail: PAYRAIL_UPSTREAM_SANDBOX_SECRET is not set; what sandbox chain payment reports');
-    say('  (POST /upstream/acquiring/sandbox) must be signed with in this run (shown once, not');
-    say('  stored, a new one at each start unless you set it) is:');
-    say(`  PAYRAIL_UPSTREAM_SANDBOX_SECRET=${upstreamSandboxSecret}`);
-  }
+  runLog = openLog(config);
+  const { logger } = runLog;
+  const keySecret = await keySecretOf(config, logger);
+  const { adminToken, upstreamSandboxSecret } = runSecrets(config, logger);
 
   let server: PayrailServer;
   try {
     server = await startPayrail({
       config,
       adminToken,
-      keySecret: secret,
-      log,
+      keySecret,
+      log: logger,
       ...(upstreamSandboxSecret === undefined ? {} : { upstreamSandboxSecret }),
+      shutdownDrainMs: config.shutdownDrainMs,
+      processMetrics: true,
     });
   } catch (error) {
     fail(`could not start: ${errorSummary(error)}`);
     return;
   }
-  say(`payrail listening on ${server.url} (${config.environment}, ${describeDatabase(config)})`);
-
-  const stop = (signal: NodeJS.Signals): void => {
-    process.removeAllListeners('SIGTERM');
-    process.removeAllListeners('SIGINT');
-    const now = (again: NodeJS.Signals): void => {
-      complain(`payrail: ${again} again, exiting without waiting`);
-      process.exit(1);
-    };
-    process.once('SIGTERM', now);
-    process.once('SIGINT', now);
-    say(`payrail: ${signal} received, finishing requests in flight and stopping`);
-    server.stop().then(
-      () => {
-        say('payrail: stopped');
-        process.exit(0);
-      },
-      (error: unknown) => fail(`stopping failed: ${errorSummary(error)}`),
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  const database = describeDatabase(config);
+  logger.info(
+    { url: server.url, environment: config.environment, database },
+    `payrail listening on ${server.url} (${config.environment}, ${database})`,
+  );
+  stopOnSignals(server, logger, config.shutdownDrainMs);
 };
 
 start().catch((error: unknown) => fail(`could not start: ${errorSummary(error)}`));

@@ -8,7 +8,6 @@ import type { Store } from '@payrail/core';
 import { type RunningServer, serve } from '@payrail/http';
 import { generateSandboxUpstreamSecret } from '@payrail/sandbox';
 import { type DataDirLock, lockDataDir } from '@payrail/store-postgres';
-import { createWebSocketInspector } from '@statelyai/inspect';
 import { defaultPublicUrl, type ServerConfig } from './config.js';
 import {
   createPayrail,
@@ -17,6 +16,8 @@ import {
   sandboxProviders,
 } from './create-payrail.js';
 import { openConfiguredStore } from './embedded-store.js';
+import { createInspectorSender, type InspectorSender } from './inspector-sender.js';
+import { loggingOf, loopLog, type PayrailLog } from './payrail-logger.js';
 
 export interface PayrailServerOptions {
   readonly config: ServerConfig;
@@ -28,8 +29,11 @@ export interface PayrailServerOptions {
    * nobody is told, so nothing reports upstream.
    */
   readonly upstreamSandboxSecret?: string;
-  /** Operator-facing lines (stderr in `main`); never given a secret. */
-  readonly log: (line: string) => void;
+  /**
+   * Where it logs: lines, or a leveled logger (`main`: pino's JSON records, with an access record
+   * per request); never given a secret.
+   */
+  readonly log: PayrailLog;
   /**
    * A store the host built and keeps (tests: the memory store): the config's database is then
    * unused, and `stop()` leaves the store open.
@@ -41,6 +45,13 @@ export interface PayrailServerOptions {
   readonly dispatchIntervalMs?: number;
   /** How long `stop()` waits for requests in flight before closing their connections. */
   readonly shutdownGraceMs?: number;
+  /**
+   * How long `stop()` goes on serving after `/readyz` turned 503, so that a load balancer stops
+   * sending requests before the socket closes (`main`: PAYRAIL_SHUTDOWN_DRAIN_MS); default 0.
+   */
+  readonly shutdownDrainMs?: number;
+  /** Adds Node's process metrics to `/metrics` (`main`: a process that is payrail alone). */
+  readonly processMetrics?: boolean;
 }
 
 export interface PayrailServer {
@@ -49,13 +60,14 @@ export interface PayrailServer {
   /** The base of checkout_url. */
   readonly publicUrl: string;
   /**
-   * Stops accepting, finishes requests in flight, stops the timer loop and the dispatcher (its
-   * attempts in flight get 5 s), closes its store.
+   * Turns `/readyz` to 503 and goes on serving for `shutdownDrainMs`, then stops accepting,
+   * finishes requests in flight, stops the timer loop and the dispatcher (its attempts in flight
+   * get 5 s), closes its store.
    */
   stop(): Promise<void>;
 }
 
-type Inspector = ReturnType<typeof createWebSocketInspector>;
+type Inspector = InspectorSender;
 
 /**
  * Stops accepting and resolves once every connection is gone. A keep-alive connection whose
@@ -114,6 +126,9 @@ const configuredPayrail = (
     rateLimit: { requestsPerSecond: config.rateLimit },
     addressLimit: config.addressLimit,
     trustedProxies: config.trustedProxies,
+    ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+    readyMaxOutboxBacklog: config.readyMaxOutboxBacklog,
+    processMetrics: options.processMetrics === true,
     // The built-in provider of POST /upstream/acquiring/sandbox; live has no sandbox payments.
     acquiringProviders:
       config.environment === 'sandbox'
@@ -145,6 +160,10 @@ const stopperOf = (options: PayrailServerOptions, started: Started): (() => Prom
   let stopping: Promise<void> | undefined;
   return () => {
     stopping ??= (async () => {
+      // Unready first, still serving: a load balancer sees 503 and stops sending requests.
+      started.payrail.drain();
+      const drainMs = options.shutdownDrainMs ?? 0;
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       await Promise.all([
         closeHttp(started.listening, options.shutdownGraceMs ?? 10_000),
         started.payrail.stop(),
@@ -158,13 +177,14 @@ const stopperOf = (options: PayrailServerOptions, started: Started): (() => Prom
 };
 
 export const startPayrail = async (options: PayrailServerOptions): Promise<PayrailServer> => {
-  const { config, log } = options;
+  const { config } = options;
+  const { logger } = loggingOf(options.log);
   const lock = await lockOwnDataDir(options);
   let store: Store | undefined;
   let running: RunningServer | undefined;
   let inspector: Inspector | undefined;
   try {
-    store = options.store ?? (await openConfiguredStore(config, log));
+    store = options.store ?? (await openConfiguredStore(config, loopLog(logger, 'database')));
     // checkout_url names the public URL: with PORT=0 and none configured the port is chosen
     // first, so the default public URL can name it.
     const port =
@@ -172,12 +192,12 @@ export const startPayrail = async (options: PayrailServerOptions): Promise<Payra
         ? await pickFreePort(config.host)
         : config.port;
     const publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, port);
-    // PAYRAIL_INSPECT: every committed decision goes to the inspector relay (it reconnects on
-    // its own, keeping the last events while the relay is away).
+    // PAYRAIL_INSPECT: every committed decision goes to the inspector relay; while the relay
+    // is away the last 200 events wait, and it is connected again once it is back (ADR 0049).
     inspector =
       config.inspectUrl === undefined
         ? undefined
-        : createWebSocketInspector({ url: config.inspectUrl });
+        : createInspectorSender({ url: config.inspectUrl, log: loopLog(logger, 'inspector') });
     const payrail = await configuredPayrail(options, store, publicUrl, inspector);
     running = await serve(payrail.app, { port, hostname: config.host, ...config.httpTimeouts });
     const listening = running;

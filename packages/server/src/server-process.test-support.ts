@@ -15,9 +15,13 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 /** The built server, run by plain `node` in one process, so a signal reaches the server itself. */
 export const serverMain: readonly string[] = ['dist/main.js'];
 
-/** The test runner's environment without anything that configures payrail. */
+/**
+ * The test runner's environment without anything that configures payrail, but for the drain of
+ * a stopping server: none, so that stops take what they took before it (a test of the drain
+ * sets its own, metrics.prometheus.process.test.ts).
+ */
 const baseEnv = (): Record<string, string> => {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { PAYRAIL_SHUTDOWN_DRAIN_MS: '0' };
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
     if (/^(PAYRAIL_|DATABASE_URL$|PORT$|HOST$|INIT_CWD$)/.test(name)) continue;

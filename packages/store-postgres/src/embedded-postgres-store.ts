@@ -9,9 +9,14 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js';
 import { pgPoolExecutor } from './pg-pool.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
-import { createSqlStore, defaultSchema, type PostgresStore } from './sql-store.js';
+import {
+  createSqlStore,
+  defaultSchema,
+  type MigrationOptions,
+  type PostgresStore,
+} from './sql-store.js';
 
-export interface EmbeddedPostgresStoreOptions {
+export interface EmbeddedPostgresStoreOptions extends MigrationOptions {
   /**
    * The directory the database lives in, created 0700 when missing; it and everything in it are
    * owner-only. One store at a time may open it: a second open, here or in another process,
@@ -76,6 +81,7 @@ export const createEmbeddedPostgresStore = async (
         },
       },
       options.schema ?? defaultSchema,
+      options,
     );
   } catch (error) {
     await server?.stop().catch(() => undefined);

@@ -13,6 +13,8 @@ export {
   createEmbeddedPostgresStore,
   type EmbeddedPostgresStoreOptions,
 } from './embedded-postgres-store.js';
+/** @public What a schema has of the migrations (`payrail migrate --check`, readiness). */
+export { type MigrationState, migrationIds } from './migrations/migrate.js';
 export { restrictToOwner } from './owner-only-files.js';
 /** @public A host may tell a rolled-back unit of work apart (docs/storage.md). */
 export { TransactionRolledBack } from './pg-pool.executor.js';
@@ -20,7 +22,10 @@ export { createPGliteStore, type PGliteStoreOptions } from './pglite-store.js';
 /** @public The options of `createPostgresStore`, named for hosts that build them apart. */
 export { createPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 /** @public The `retry` option of both stores. */
-export type { RetryPolicy } from './sql-executor.js';
-export type { PostgresStore } from './sql-store.js';
+/** @public What readiness and metrics read of a store (docs/observability.md). */
+export type { PoolUse, RetryPolicy } from './sql-executor.js';
+/** @public Every store's `applyMigrations` option. */
+export type { MigrationOptions, PostgresStore } from './sql-store.js';
+export { isPostgresStore, type OutboxBacklog } from './sql-store.js';
 /** @public Moves a store's data into another, empty one (`payrail store migrate`). */
 export { type CopiedTable, copyStore } from './store-copy.js';

@@ -10,11 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
 import { restrictToOwner } from './owner-only-files.js';
-import { pgliteExecutor } from './pglite.executor.js';
+import { type PGliteDatabase, pgliteExecutor } from './pglite.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
-import { createSqlStore, defaultSchema, type PostgresStore } from './sql-store.js';
+import {
+  createSqlStore,
+  defaultSchema,
+  type MigrationOptions,
+  type PostgresStore,
+} from './sql-store.js';
 
-export interface PGliteStoreOptions {
+export interface PGliteStoreOptions extends MigrationOptions {
   /**
    * Where the database lives; without it, in memory (gone on `close()`). Created 0700 when
    * missing; it and everything in it are made owner-only (folders 0700, files 0600) as the
@@ -30,7 +35,7 @@ export interface PGliteStoreOptions {
    * A PGlite instance the host owns (`dataDir` is then ignored): the store uses it and leaves it
    * open on `close()`. Several stores may share one instance, each in its own schema.
    */
-  readonly pglite?: PGlite;
+  readonly pglite?: PGliteDatabase;
   /** The schema holding payrail's tables, created if missing. Default `payrail`. */
   readonly schema?: string;
   readonly retry?: RetryPolicy;
@@ -87,7 +92,7 @@ const openDatabase = async (dataDir: string, sharedBuffers: string): Promise<PGl
   });
 };
 
-const executorOf = (db: PGlite, options: PGliteStoreOptions) =>
+const executorOf = (db: PGliteDatabase, options: PGliteStoreOptions) =>
   pgliteExecutor(db, {
     ownsDatabase: options.pglite === undefined,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
@@ -102,7 +107,7 @@ export const createPGliteStore = async (
   const dataDir = options.pglite === undefined ? (options.dataDir ?? 'memory://') : 'memory://';
   if (isMemory(dataDir)) {
     const db = options.pglite ?? (await openDatabase(dataDir, sharedBuffers));
-    return createSqlStore(executorOf(db, options), schema);
+    return createSqlStore(executorOf(db, options), schema, options);
   }
   const lock = await lockDataDir(dataDir, {
     ...(options.lockRemedy === undefined ? {} : { remedy: options.lockRemedy }),
@@ -124,6 +129,7 @@ export const createPGliteStore = async (
         },
       },
       schema,
+      options,
     );
     await restrictToOwner(dataDir);
     return store;

@@ -3,7 +3,6 @@
  * connection. PGlite's own transaction lock runs units of work one after another, and a lone
  * statement waits for the unit of work in progress, so nobody reads uncommitted writes.
  */
-import type { PGlite, Transaction } from '@electric-sql/pglite';
 import {
   defaultRetryPolicy,
   parseInt8,
@@ -19,7 +18,28 @@ const identity = (text: string): string => text;
 /** The same shapes as the pg executor: `bigint` as number, `numeric` as string. */
 const parsers = { 20: parseInt8, 1700: identity };
 
-const sessionOf = (target: PGlite | Transaction): SqlSession => ({
+/**
+ * What the store asks of a PGlite database or of one of its transactions. PGlite's types are
+ * named here rather than imported, so that the declarations a host type-checks need none of
+ * PGlite's (its own need `@types/emscripten`); PGlite's are checked against them where the
+ * store opens its database.
+ */
+export interface PGliteQueryable {
+  query<R>(
+    text: string,
+    params?: unknown[],
+    options?: { readonly parsers?: Record<number, (value: string, typeId: number) => unknown> },
+  ): Promise<{ readonly rows: R[] }>;
+  exec(script: string): Promise<unknown>;
+}
+
+/** A PGlite database (`new PGlite(...)` or `PGlite.create(...)` of @electric-sql/pglite). */
+export interface PGliteDatabase extends PGliteQueryable {
+  transaction<T>(work: (tx: PGliteQueryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const sessionOf = (target: PGliteQueryable): SqlSession => ({
   async query<R extends object>(text: string, params: readonly SqlValue[] = []) {
     const result = await target.query<R>(text, [...params], { parsers });
     return { rows: result.rows };
@@ -45,7 +65,7 @@ export interface PGliteExecutorOptions {
  */
 const defaultAnalyzeEvery = 500;
 
-export const pgliteExecutor = (db: PGlite, options: PGliteExecutorOptions): SqlExecutor => {
+export const pgliteExecutor = (db: PGliteDatabase, options: PGliteExecutorOptions): SqlExecutor => {
   const analyzeEvery = options.analyzeEvery ?? defaultAnalyzeEvery;
   let committed = 0;
   const transaction = retryingTransactions(

@@ -3,15 +3,23 @@
  * concurrently on the pool's connections; the schema is migrated on start.
  */
 import { Pool } from 'pg';
-import { pgPoolExecutor } from './pg-pool.executor.js';
+import { type PostgresPool, pgPoolExecutor } from './pg-pool.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
-import { createSqlStore, defaultSchema, type PostgresStore } from './sql-store.js';
+import {
+  createSqlStore,
+  defaultSchema,
+  type MigrationOptions,
+  type PostgresStore,
+} from './sql-store.js';
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends MigrationOptions {
   /** Defaults to `DATABASE_URL`. Ignored when `pool` is given. */
   readonly connectionString?: string;
-  /** A pool the host owns: the store uses it and leaves it open on `close()`. */
-  readonly pool?: Pool;
+  /**
+   * A pool the host owns (`new pg.Pool(...)`): the store uses it and leaves it open on
+   * `close()`.
+   */
+  readonly pool?: PostgresPool;
   /** The schema holding payrail's tables, created if missing. Default `payrail`. */
   readonly schema?: string;
   /** Connections of the pool the store creates. Default 10. */
@@ -19,7 +27,7 @@ export interface PostgresStoreOptions {
   readonly retry?: RetryPolicy;
 }
 
-const ownPool = (options: PostgresStoreOptions): Pool => {
+const ownPool = (options: PostgresStoreOptions): PostgresPool => {
   const connectionString = options.connectionString ?? process.env.DATABASE_URL;
   if (connectionString === undefined || connectionString === '') {
     throw new Error('createPostgresStore needs a connectionString, a pool, or DATABASE_URL');
@@ -37,5 +45,5 @@ export const createPostgresStore = (options: PostgresStoreOptions = {}): Promise
     ownsPool: options.pool === undefined,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
-  return createSqlStore(executor, options.schema ?? defaultSchema);
+  return createSqlStore(executor, options.schema ?? defaultSchema, options);
 };

@@ -47,7 +47,20 @@ export interface SqlExecutor extends SqlSession {
    * function that ends it. A lost connection is not reopened (the loops' safety net covers it).
    */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Only over a connection pool: its connections and waiting units of work right now. */
+  poolUse?(): PoolUse;
   close(): Promise<void>;
+}
+
+/** A connection pool right now (node-postgres's `totalCount`, `idleCount`, `waitingCount`). */
+export interface PoolUse {
+  /** Connections open, busy or idle. */
+  readonly total: number;
+  readonly idle: number;
+  /** Units of work waiting for a connection. */
+  readonly waiting: number;
+  /** The most connections the pool opens. */
+  readonly max: number | undefined;
 }
 
 export interface RetryPolicy {

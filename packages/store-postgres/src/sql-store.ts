@@ -12,9 +12,9 @@ import type {
   Store,
   StoreTransaction,
 } from '@payrail/core';
-import { migrate } from './migrations/migrate.js';
+import { type MigrationState, migrate, migrationState } from './migrations/migrate.js';
 import { sqlCollection } from './sql-collection.js';
-import type { SqlExecutor, SqlSession } from './sql-executor.js';
+import type { PoolUse, SqlExecutor, SqlSession } from './sql-executor.js';
 import { sqlIdempotency } from './sql-idempotency.js';
 import { sqlLedger } from './sql-ledger.js';
 import { openUnit, type UnitContext } from './sql-unit-of-work.js';
@@ -29,6 +29,38 @@ export interface PostgresStore extends Store {
   readonly schema: string;
   readonly closed: boolean;
   onWork(listener: () => void): () => void;
+  /** What the schema has of this payrail's migrations, read without writing anything. */
+  migrationState(): Promise<MigrationState>;
+  /** Applies the migrations the schema lacks (as opening does); answers their ids, in order. */
+  migrate(): Promise<readonly string[]>;
+  /**
+   * The outbox's messages waiting for delivery and the oldest one's `created_at`: one query on
+   * the pending index, outside any unit of work (readiness and metrics, docs/observability.md).
+   */
+  outboxBacklog(): Promise<OutboxBacklog>;
+  /** The connection pool right now; undefined without one (PGlite). */
+  poolUse(): PoolUse | undefined;
+}
+
+export interface OutboxBacklog {
+  readonly pending: number;
+  /** Unix seconds of the engine's clock; undefined when nothing is pending. */
+  readonly oldestCreatedAt: number | undefined;
+}
+
+/** The stores made here, so that a host's store can be told apart. */
+const madeHere = new WeakSet<object>();
+
+/** Whether `store` was made by `createPostgresStore`, `createEmbeddedPostgresStore` or `createPGliteStore`. */
+export const isPostgresStore = (store: object): store is PostgresStore => madeHere.has(store);
+
+/** How a store opens its schema; every store's options take it. */
+export interface MigrationOptions {
+  /**
+   * Default true: the schema is migrated as the store opens. False opens it as it is, for
+   * `payrail migrate --check`, which reads `migrationState()` and writes nothing.
+   */
+  readonly applyMigrations?: boolean;
 }
 
 interface StoreInternals {
@@ -186,13 +218,23 @@ const claimEnvironment = (
   });
 };
 
+const outboxBacklog = async (executor: SqlExecutor, schema: string): Promise<OutboxBacklog> => {
+  const { rows } = await executor.query<{ pending: number; oldest: number | null }>(
+    `SELECT count(*) AS pending, min(created_at) AS oldest
+       FROM ${tableIn(schema)('outbox')} WHERE status = 'pending'`,
+  );
+  const row = rows[0];
+  return { pending: row?.pending ?? 0, oldestCreatedAt: row?.oldest ?? undefined };
+};
+
 /** Migrates the schema, then answers the store; closes the executor if migrating fails. */
 export const createSqlStore = async (
   executor: SqlExecutor,
   schema: string,
+  options: MigrationOptions = {},
 ): Promise<PostgresStore> => {
   try {
-    await migrate(executor, schema);
+    if (options.applyMigrations !== false) await migrate(executor, schema);
   } catch (error) {
     await executor.close().catch(() => undefined);
     throw error;
@@ -217,6 +259,10 @@ export const createSqlStore = async (
       return unit;
     },
     onWork: (listener) => signal.subscribe(listener),
+    migrationState: () => migrationState(executor, schema),
+    outboxBacklog: () => outboxBacklog(executor, schema),
+    poolUse: () => executor.poolUse?.(),
+    migrate: () => migrate(executor, schema),
     async claimEnvironment(environment) {
       if (closed) throw new Error('the PostgreSQL store is closed');
       return claimEnvironment(executor, schema, environment);
@@ -230,5 +276,6 @@ export const createSqlStore = async (
     },
   };
   internals.set(store, { executor, schema });
+  madeHere.add(store);
   return store;
 };

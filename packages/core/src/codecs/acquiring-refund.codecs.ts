@@ -30,6 +30,7 @@ import {
 import {
   codePointLength,
   decodeWith,
+  holdsControlCharacter,
   isBlank,
   isMissing,
   leaf,
@@ -39,6 +40,7 @@ import {
   request,
   requiredField,
   rule,
+  withoutControlCharacters,
 } from './codec-toolkit.js';
 import {
   DecimalString,
@@ -52,7 +54,7 @@ const required = (field: string): PayrailError => payrailError('field_required',
 
 /** A free text of at most `max` code points without control characters. */
 const isShortText = (u: unknown, max: number): u is string =>
-  typeof u === 'string' && codePointLength(u) <= max && !/\p{Cc}/u.test(u);
+  typeof u === 'string' && codePointLength(u) <= max && !holdsControlCharacter(u);
 
 /** An optional reason or note: blank is the same as not sent; longer than 256 `Validation Failed`. */
 const OptionalReason = leafFrom<string | undefined>(
@@ -64,7 +66,12 @@ const OptionalReason = leafFrom<string | undefined>(
       : isShortText(u, 256)
         ? E.right(u)
         : E.left(payrailError('validation_failed')),
-  { type: 'string', maxLength: 256, description: 'blank is the same as not sent' },
+  {
+    type: 'string',
+    maxLength: 256,
+    pattern: withoutControlCharacters,
+    description: 'blank is the same as not sent',
+  },
 );
 
 /**
@@ -83,6 +90,7 @@ const ClientRefundId = leafFrom<string | undefined>(
   {
     type: 'string',
     maxLength: 64,
+    pattern: withoutControlCharacters,
     description: 'the same request again answers the refund it made; blank is not sent',
   },
 );
@@ -92,7 +100,13 @@ const RefundAddress = leaf<string>(
   'RefundAddress',
   (u): u is string => isShortText(u, 128),
   'validation_failed',
-  { type: 'string', minLength: 1, maxLength: 128, description: "on the token's network" },
+  {
+    type: 'string',
+    minLength: 1,
+    maxLength: 128,
+    pattern: withoutControlCharacters,
+    description: "on the token's network",
+  },
 );
 
 const readRefundAmount = (u: unknown): E.Either<PayrailError, string> =>
@@ -194,7 +208,7 @@ export const OrderResolveRequest = request('OrderResolveRequest', {
         'ResolutionReason',
         (u): u is string => isShortText(u, 256),
         'validation_failed',
-        { type: 'string', minLength: 1, maxLength: 256 },
+        { type: 'string', minLength: 1, maxLength: 256, pattern: withoutControlCharacters },
       ),
     }),
     t.partial({ refund_address: RefundAddress }),

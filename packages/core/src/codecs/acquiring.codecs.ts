@@ -28,6 +28,7 @@ import { matchesEventPattern } from '../webhooks/webhook-envelope.js';
 import {
   codePointLength,
   decodeWith,
+  holdsControlCharacter,
   isMissing,
   type LeafSchema,
   leaf,
@@ -39,6 +40,7 @@ import {
   rule,
   wholeNumberLeaf,
   withDefault,
+  withoutControlCharacters,
 } from './codec-toolkit.js';
 import { isAbsoluteHttpsUrl } from './webhook.codecs.js';
 
@@ -66,12 +68,15 @@ const validationFailed = (): PayrailError => payrailError('validation_failed');
 const required = (field: string): PayrailError => payrailError('field_required', { field });
 
 const isMerchantText = (u: unknown, field: TextField): u is string =>
-  typeof u === 'string' && codePointLength(u) <= acquiringTextLimits[field] && !/\p{Cc}/u.test(u);
+  typeof u === 'string' &&
+  codePointLength(u) <= acquiringTextLimits[field] &&
+  !holdsControlCharacter(u);
 
 const textSchema = (field: TextField, description?: string): LeafSchema => ({
   type: 'string',
   minLength: 1,
   maxLength: acquiringTextLimits[field],
+  pattern: withoutControlCharacters,
   ...(description === undefined ? {} : { description }),
 });
 

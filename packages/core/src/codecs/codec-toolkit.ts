@@ -70,6 +70,15 @@ const notText = /[\0\p{Cs}]/u;
 /** Whether a string is text a store can keep: no NUL, no unpaired surrogate (ADR 0034). */
 export const isText = (value: string): boolean => !notText.test(value);
 
+/** Whether a string holds a control character (`\p{Cc}`: U+0000-U+001F, U+007F-U+009F). */
+export const holdsControlCharacter = (value: string): boolean => /\p{Cc}/u.test(value);
+
+/**
+ * The JSON Schema `pattern` of a free text that refuses control characters (`\p{Cc}`), written
+ * with `\u` escapes rather than a property class so that any ECMA-262 or PCRE validator reads it.
+ */
+export const withoutControlCharacters = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+
 /**
  * Whether a JSON value holds a string that is not text anywhere: in itself, an item, a member or
  * a member's name, however deep. It walks with a list of its own, not the call stack: a request
@@ -317,7 +326,7 @@ export const wholeNumberLeaf = (
     (u): u is number =>
       typeof u === 'number' && Number.isSafeInteger(u) && u >= minimum && u <= maximum,
     error,
-    { type: 'integer', ...range, ...(description === undefined ? {} : { description }) },
+    { type: 'integer', minimum, maximum, ...(description === undefined ? {} : { description }) },
   );
 };
 
@@ -361,21 +370,34 @@ export const leafFrom = <A>(
     nonText,
   );
 
+/**
+ * Stage 1's leaf: fails with `missing` when `isAbsent` says the value is. The document reads
+ * `missing`: a field whose absence is a business answer (a PATCH's `no changes`, 400/53) is no
+ * schema `required`, since a body without it is well formed.
+ */
+class PresenceType extends t.Type<unknown, unknown, unknown> {
+  readonly _tag = 'PresenceType' as const;
+  constructor(
+    name: string,
+    readonly missing: PayrailError,
+    isAbsent: (u: unknown) => boolean,
+  ) {
+    super(
+      name,
+      (u): u is unknown => !isAbsent(u),
+      (u, c) => (isAbsent(u) ? fail(u, c, missing) : t.success(u)),
+      t.identity,
+    );
+  }
+}
+
 /** Stage 1's leaf: fails with `error` when the value is absent, `null` or blank. */
 export const present = (error: PayrailError): t.Type<unknown, unknown, unknown> =>
-  codecOf<unknown>(
-    `present(${error.key})`,
-    (u): u is unknown => !isMissing(u),
-    (u, c) => (isMissing(u) ? fail(u, c, error) : t.success(u)),
-  );
+  new PresenceType(`present(${error.key})`, error, isMissing);
 
 /** Stage 1's leaf for a field only absence makes missing (a blank value is the format's to judge). */
 export const defined = (error: PayrailError): t.Type<unknown, unknown, unknown> =>
-  codecOf<unknown>(
-    `defined(${error.key})`,
-    (u): u is unknown => u !== undefined && u !== null,
-    (u, c) => (u === undefined || u === null ? fail(u, c, error) : t.success(u)),
-  );
+  new PresenceType(`defined(${error.key})`, error, (u) => u === undefined || u === null);
 
 /**
  * A required field judged on its own, where the interface checks presence and format field by

@@ -314,8 +314,11 @@ const isItemList = (u: unknown): u is readonly CryptoBatchItem[] =>
   cryptoCurrencies.some((currency) => u.every((item) => itemCodecs[currency].is(item))) &&
   duplicateInRequestRefusal(u) === undefined;
 
-/** The items leaf; `currencyOf` names the currency whose scale the amounts are read at. */
-const cryptoBatchItems = (currencyOf: (sibling: Sibling) => CryptoCurrency) =>
+/**
+ * The items leaf; `currencyOf` names the currency whose scale the amounts are read at, and
+ * `description` what the document says of the field.
+ */
+const cryptoBatchItems = (currencyOf: (sibling: Sibling) => CryptoCurrency, description?: string) =>
   leafFrom<readonly CryptoBatchItem[]>(
     'CryptoBatchItems',
     isItemList,
@@ -333,6 +336,7 @@ const cryptoBatchItems = (currencyOf: (sibling: Sibling) => CryptoCurrency) =>
         },
         required: ['order_no', 'amount', 'beneficiary_account'],
       },
+      ...(description === undefined ? {} : { description }),
     },
   );
 
@@ -397,7 +401,17 @@ const cryptoBatchCreateRequest = (options: PayoutOptions) =>
         method_id: requiredField(MethodId, payrailError('method_id_required'), absent),
       }),
       t.partial({ submit: Submit }),
-      t.type({ items: withDefault(cryptoBatchItems(currencyOfBody), []) }),
+      // Absent reads as no items (an empty draft); `[]` sent is `items length ...`, so the
+      // document shows no default: the converter writes none the field itself refuses.
+      t.type({
+        items: withDefault(
+          cryptoBatchItems(
+            currencyOfBody,
+            'leave it out to create an empty draft batch, whose items come with `POST …/items`',
+          ),
+          [],
+        ),
+      }),
       t.partial({ notify_url: optionalNotifyUrl(options.allowInsecureNotifyUrl === true) }),
     ]),
   });

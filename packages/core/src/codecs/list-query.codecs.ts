@@ -7,16 +7,17 @@
  * URLSearchParams) and decode to typed values with the defaults filled in.
  *
  * Rules shared by every list:
- *  - `limit` defaults to 20 and is 1..100; `offset` defaults to 0 and is >= 0; both are plain
- *    decimal integers ("20", not "020", "+20" or "2e1");
+ *  - `limit` defaults to 20 and is 1..100; `offset` defaults to 0 and is 0..2^53-1; both are
+ *    plain decimal integers ("20", not "020", "+20" or "2e1"); every integer parameter documents
+ *    its `minimum` and `maximum`;
  *  - a bad `status`, `review_status` or `execution_status` answers `invalid status`,
  *    `invalid review_status`, `invalid execution_status`; any other bad parameter answers
  *    `invalid <param>` (all 400/51);
  *  - the first bad parameter in the endpoint's declared order (the interface's order) is the answer;
  *  - an empty value (`?status=`) counts as not sent; parameters the endpoint does not define are
  *    ignored, so clients may add cache-busting or tracing parameters;
- *  - `start_at` and `end_at` are Unix seconds and bound `created_at` inclusively; `start_at`
- *    after `end_at` is `invalid end_at`;
+ *  - `start_at` and `end_at` are Unix seconds up to 253402300799 (9999-12-31T23:59:59Z) and
+ *    bound `created_at` inclusively; `start_at` after `end_at` is `invalid end_at`;
  *  - a few queries have required parameters (a statement's currency and period, a report's day):
  *    one left out, or sent empty, answers `currency required` or `<param> required` before any
  *    value is judged.
@@ -118,20 +119,15 @@ const oneOf = <const V extends readonly string[]>(name: string, values: V, descr
   });
 };
 
-const integerBetween = (
-  name: string,
-  min: number,
-  max: number,
-  description: string,
-  documented: LeafSchema = { minimum: min },
-) => {
+/** A whole number from `min` to `max`, both in the document (a larger one is `invalid <param>`). */
+const integerBetween = (name: string, min: number, max: number, description: string) => {
   const is = (u: unknown): u is number =>
     Number.isSafeInteger(u) && Number(u) >= min && Number(u) <= max;
   return param<number>(
     name,
     is,
     (raw) => (/^(0|[1-9][0-9]{0,15})$/.test(raw) && is(Number(raw)) ? Number(raw) : undefined),
-    { type: 'integer', ...documented, description },
+    { type: 'integer', minimum: min, maximum: max, description },
   );
 };
 
@@ -168,10 +164,7 @@ const network = oneOf('network', keysOf(chainNetworks), 'network');
 
 const page = {
   limit: withDefault(
-    integerBetween('limit', 1, listLimits.maxLimit, 'page size', {
-      minimum: 1,
-      maximum: listLimits.maxLimit,
-    }),
+    integerBetween('limit', 1, listLimits.maxLimit, 'page size'),
     listLimits.defaultLimit,
   ),
   offset: withDefault(

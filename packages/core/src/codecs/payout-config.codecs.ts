@@ -41,6 +41,7 @@ import { beneficiaryFieldKeys } from './beneficiary.codecs.js';
 import { isValidationRule, type NetworkSchemaField } from './beneficiary-account.codecs.js';
 import {
   decodeWith,
+  holdsControlCharacter,
   isBlank,
   isJsonObject,
   isMissing,
@@ -55,6 +56,7 @@ import {
   requiredField,
   wholeNumberLeaf,
   withDefault,
+  withoutControlCharacters,
 } from './codec-toolkit.js';
 
 type Check<A> = E.Either<PayrailError, A>;
@@ -65,8 +67,13 @@ const isAbsent = (u: unknown): boolean => u === undefined;
 
 /** Operator labels (names, channel ids, account ids): 1-100 characters, no control characters. */
 const isLabel = (u: unknown): u is string =>
-  typeof u === 'string' && !isBlank(u) && Array.from(u).length <= 100 && !/\p{Cc}/u.test(u);
-const labelSchema = { type: 'string', minLength: 1, maxLength: 100 } as const;
+  typeof u === 'string' && !isBlank(u) && Array.from(u).length <= 100 && !holdsControlCharacter(u);
+const labelSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  pattern: withoutControlCharacters,
+} as const;
 
 /** Network codes as the interface writes them: WALLETA, EVM, TRON. */
 const isNetworkCode = (u: unknown): u is string =>

@@ -8,6 +8,7 @@ import {
   errorEnvelope,
   errorPolicies,
   foldErrorKind,
+  forbiddenFor,
   isPayrailError,
   type PayrailError,
   payrailError,
@@ -440,6 +441,24 @@ describe('errorEnvelope and foldErrorKind', () => {
       message: 'forbidden',
       data: null,
     });
+  });
+
+  it('keeps why a `forbidden` was answered beside it, message and envelope unchanged (ADR 0050)', () => {
+    const lacking = forbiddenFor({ missingPermissions: ['payment.payout.submit'] });
+    expect(lacking).toMatchObject({
+      key: 'forbidden',
+      message: 'forbidden',
+      httpStatus: 403,
+      code: 61,
+      refusal: { missingPermissions: ['payment.payout.submit'] },
+    });
+    expect(errorEnvelope(lacking)).toEqual({ code: 61, message: 'forbidden', data: null });
+    expect(forbiddenFor({ productNotEnabled: 'acquiring' }).refusal).toEqual({
+      productNotEnabled: 'acquiring',
+    });
+    expect(payrailError('forbidden')).not.toHaveProperty('refusal');
+    // Only `forbidden` may carry a refusal.
+    expectTypeOf<PayrailError<'payout_not_found'>['refusal']>().toEqualTypeOf<undefined>();
   });
 
   it('folds over the kind', () => {

@@ -499,6 +499,16 @@ export type ErrorParams<K extends ErrorKey> = {
   readonly [P in Placeholders<ErrorCatalogue[K]['message']>]: string | number;
 };
 
+/**
+ * What a `forbidden` names beside its message, which stays the interface's bare word (ADR 0050):
+ * the permissions the credential lacks (an API key's, or an operator role's), or the product the
+ * account has not enabled. The HTTP adapter answers it in headers, since the interface fixes an
+ * error's `data` to `null`.
+ */
+export type AccessRefusal =
+  | { readonly missingPermissions: readonly string[] }
+  | { readonly productNotEnabled: 'payout' | 'acquiring' };
+
 /** An error as data: what the HTTP envelope, a log line or a test needs, and nothing else. */
 interface KeyedPayrailError<K extends ErrorKey> {
   readonly _tag: 'PayrailError';
@@ -510,6 +520,8 @@ interface KeyedPayrailError<K extends ErrorKey> {
   readonly httpStatus: ErrorPolicy['httpStatus'];
   readonly code: ErrorPolicy['code'];
   readonly retryable: boolean;
+  /** Why access was refused, when `forbidden` knows (`forbiddenFor`); no other key has one. */
+  readonly refusal?: K extends 'forbidden' ? AccessRefusal : never;
 }
 
 /**
@@ -559,6 +571,12 @@ export function payrailError(
     retryable: policy.retryable,
   };
 }
+
+/** `forbidden`, naming what is missing (ADR 0050); its message is `forbidden` all the same. */
+export const forbiddenFor = (refusal: AccessRefusal): PayrailError<'forbidden'> => ({
+  ...payrailError('forbidden'),
+  refusal,
+});
 
 export const isPayrailError = (value: unknown): value is PayrailError =>
   typeof value === 'object' && value !== null && '_tag' in value && value._tag === 'PayrailError';

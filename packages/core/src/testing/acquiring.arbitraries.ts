@@ -64,19 +64,18 @@ const remarkArb = fc
   .string({ minLength: 1, maxLength: 256 })
   .filter((s) => /^[^\p{Cc}]*\S[^\p{Cc}]*$/u.test(s));
 
-/** Every field but the pay currencies, mode and pair, which depend on each other. */
-const independentOrderFieldsArb = fc.record({
+/** Every field but the webhook, pay currencies, mode and pair, which depend on each other. */
+const independentOrderFields = {
   out_trade_no: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/),
   order_currency: fc.constant('USD'),
   expire_seconds: fc.integer({ min: 60, max: 10800 }),
-  notify_webhook_id: fc.stringMatching(/^wh_[a-z0-9]{8,24}$/),
   redirect_url: optional(fc.oneof(httpsUrlArb, sameOriginPathArb)),
   logo_url: optional(httpsUrlArb),
   remark: optional(remarkArb),
   checkout_type: optional(fc.constant('hosted')),
   redirect_automatically: optional(fc.boolean()),
   unknown_key: optional(fc.constant('ignored')),
-});
+};
 
 /** order_amount and an underpay_tolerance below it (up to 10 000.00). */
 const orderAmountsArb = fc.bigInt(1n, 10n ** 12n).chain((cents) =>
@@ -86,33 +85,82 @@ const orderAmountsArb = fc.bigInt(1n, 10n ** 12n).chain((cents) =>
   }),
 );
 
+/** Which pay tokens an order may name: `sendable` in allowed_pay_currencies, `unsent` when absent. */
+interface OrderPayTokens {
+  readonly sendable: readonly PayTokenId[];
+  /** The tokens the order gets without allowed_pay_currencies; none: always send it. */
+  readonly unsent: readonly PayTokenId[];
+}
+
+/**
+ * Order bodies over `tokens`, naming `webhookId`: allowed_pay_currencies some of the sendable
+ * tokens (ids may repeat) or, when unsent tokens exist, absent or `null`; the pair always there
+ * in `direct` mode, sometimes in `checkout` mode, and always one of the allowed tokens.
+ */
+const orderBodies = (
+  tokens: OrderPayTokens,
+  webhookId: fc.Arbitrary<string>,
+): fc.Arbitrary<Record<string, unknown>> => {
+  const sent = fc.array(fc.constantFrom(...tokens.sendable), { minLength: 1, maxLength: 14 });
+  return fc
+    .tuple(
+      fc.record({ ...independentOrderFields, notify_webhook_id: webhookId }),
+      orderAmountsArb,
+      tokens.unsent.length === 0 ? sent : optional(sent),
+      fc.constantFrom(absent, null, 'checkout', 'direct'),
+      fc.boolean(),
+      fc.nat(),
+    )
+    .map(([fields, amounts, allowed, mode, preselect, pick]) => {
+      const choices = Array.isArray(allowed) ? allowed : tokens.unsent;
+      const token = payTokens[choices[pick % choices.length] ?? 'TRON_USDT'];
+      const pair =
+        mode === 'direct' || preselect ? { network: token.network, currency: token.currency } : {};
+      return withoutAbsent({
+        ...fields,
+        ...amounts,
+        allowed_pay_currencies: allowed,
+        mode,
+        ...pair,
+      });
+    });
+};
+
 /**
  * Valid `POST /payment/acquiring/orders` bodies, with every optional field sometimes absent or
  * `null`. The pair is always there in `direct` mode, sometimes in `checkout` mode, and always one
  * of the sent allowed_pay_currencies (which may repeat ids).
  */
-export const acquiringOrderInputArb: fc.Arbitrary<Record<string, unknown>> = fc
-  .tuple(
-    independentOrderFieldsArb,
-    orderAmountsArb,
-    optional(fc.array(payTokenIdArb, { minLength: 1, maxLength: 14 })),
-    fc.constantFrom(absent, null, 'checkout', 'direct'),
-    fc.boolean(),
-    fc.nat(),
-  )
-  .map(([fields, amounts, allowed, mode, preselect, pick]) => {
-    const choices = Array.isArray(allowed) ? allowed : payTokenIds;
-    const token = payTokens[choices[pick % choices.length] ?? 'TRON_USDT'];
-    const pair =
-      mode === 'direct' || preselect ? { network: token.network, currency: token.currency } : {};
-    return withoutAbsent({
-      ...fields,
-      ...amounts,
-      allowed_pay_currencies: allowed,
-      mode,
-      ...pair,
-    });
-  });
+export const acquiringOrderInputArb: fc.Arbitrary<Record<string, unknown>> = orderBodies(
+  { sendable: payTokenIds, unsent: payTokenIds },
+  fc.stringMatching(/^wh_[a-z0-9]{8,24}$/),
+);
+
+/** What an order needs of the merchant's account (`merchant.accounts.current()` fits). */
+export interface OrderAccount {
+  readonly enabled_pay_tokens: readonly PayTokenId[];
+  readonly default_pay_tokens: readonly PayTokenId[];
+}
+
+/**
+ * `POST /payment/acquiring/orders` bodies the engine creates for `account`: its enabled pay
+ * tokens only (its default ones when allowed_pay_currencies is left out), notified through
+ * `notifyWebhookId`, an active webhook of the account that receives acquiring events. Each
+ * out_trade_no is new to a merchant that has made no order yet. Throws at once for an account
+ * with no pay token enabled.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
+export const acceptedOrderCreateBody = (
+  account: OrderAccount,
+  notifyWebhookId: string,
+): fc.Arbitrary<Record<string, unknown>> => {
+  const enabled = account.enabled_pay_tokens;
+  if (enabled.length === 0) throw new Error('the account has no pay token enabled: no order');
+  return orderBodies(
+    { sendable: enabled, unsent: account.default_pay_tokens.filter((id) => enabled.includes(id)) },
+    fc.constant(notifyWebhookId),
+  );
+};
 
 /** Valid `POST /payment/webhooks` bodies. */
 export const webhookCreateInputArb: fc.Arbitrary<Record<string, unknown>> = fc

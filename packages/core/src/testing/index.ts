@@ -3,6 +3,7 @@
  * use, for hosts that property-test their integration (docs/testing.md). Needs fast-check, an
  * optional peer dependency; nothing in `@payrail/core` itself imports this entry.
  */
+export * from './accepted-payout.arbitraries.js';
 export * from './acquiring.arbitraries.js';
 export * from './crypto-batch.arbitraries.js';
 export * from './non-text.arbitraries.js';

@@ -79,40 +79,67 @@ const isoDate = fc
   })
   .map((d) => d.toISOString().slice(0, 10));
 
-const profile = fc.record(
-  {
-    payee_id: fc.stringMatching(/^[a-zA-Z0-9]{3,60}$/),
-    language: fc.stringMatching(/^[a-zA-Z]{2}$/),
-    phone: fc.stringMatching(/^(\+?\d{1,3}-)?\d{4,12}$/),
-    birthdate: isoDate,
-    email: emailAddress,
-    first_name: personName,
-    last_name: personName,
-    city: textOfLength(2, 120),
-    state: textOfLength(2, 60),
-    address: textOfLength(3, 200),
-  },
-  { requiredKeys: ['payee_id'] },
-);
+const payeeId = fc.stringMatching(/^[a-zA-Z0-9]{3,60}$/);
 
-/** country and zip: neither, a zip alone (any 3-30), or a country with a zip of its format. */
-const place = fc.oneof(
-  fc.record({ zip: textOfLength(3, 30) }, { requiredKeys: [] }),
-  ...[...countriesWithZipFormat, ...countriesWithoutZipFormat].map((country) =>
-    fc.record(
-      { country: fc.constant(country), zip: zipOf(country) },
-      { requiredKeys: ['country'] },
+/** The profile fields but payee_id (always sent) and the place (country and zip). */
+const profileFields = {
+  language: fc.stringMatching(/^[a-zA-Z]{2}$/),
+  phone: fc.stringMatching(/^(\+?\d{1,3}-)?\d{4,12}$/),
+  birthdate: isoDate,
+  email: emailAddress,
+  first_name: personName,
+  last_name: personName,
+  city: textOfLength(2, 120),
+  state: textOfLength(2, 60),
+  address: textOfLength(3, 200),
+};
+type ProfileKey = keyof typeof profileFields;
+const isProfileKey = (key: string): key is ProfileKey => Object.hasOwn(profileFields, key);
+
+/** The profile fields: `required` always, any subset of the others. */
+const profileWith = (required: readonly string[]) =>
+  fc.record(profileFields, { requiredKeys: required.filter(isProfileKey) });
+
+/**
+ * country and zip: neither, a zip alone (any 3-30), or a country with a zip of its format; with
+ * `country` (or `zip`) among `required`, only the choices that carry it.
+ */
+const placeWith = (required: readonly string[]) => {
+  const zipRequired = required.includes('zip');
+  const zipAlone = fc.record(
+    { zip: textOfLength(3, 30) },
+    { requiredKeys: zipRequired ? ['zip'] : [] },
+  );
+  return fc.oneof(
+    ...(required.includes('country') ? [] : [zipAlone]),
+    ...[...countriesWithZipFormat, ...countriesWithoutZipFormat].map((country) =>
+      fc.record(
+        { country: fc.constant(country), zip: zipOf(country) },
+        { requiredKeys: zipRequired ? ['country', 'zip'] : ['country'] },
+      ),
     ),
-  ),
-);
+  );
+};
+
+/** Valid beneficiary `fields` (a profile): what a generated beneficiary carries. */
+export type GeneratedBeneficiaryFields = Readonly<Record<string, string>> & {
+  readonly payee_id: string;
+};
+
+/**
+ * Valid beneficiary `fields` that carry every key of `required` (the profile keys a route's
+ * `required_beneficiary_fields` names), payee_id always, any subset of the others.
+ * @public listed in docs/testing.md for hosts' own properties.
+ */
+export const beneficiaryFieldsWith = (
+  required: readonly string[],
+): fc.Arbitrary<GeneratedBeneficiaryFields> =>
+  fc
+    .tuple(payeeId, profileWith(required), placeWith(required))
+    .map(([payee_id, fields, where]) => ({ payee_id, ...fields, ...where }));
 
 /** Valid beneficiary `fields`: payee_id always, any subset of the other profile fields. */
-export const validBeneficiaryFields = fc
-  .tuple(profile, place)
-  .map(([fields, where]): Record<string, string> & { payee_id: string } => ({
-    ...fields,
-    ...where,
-  }));
+export const validBeneficiaryFields = beneficiaryFieldsWith([]);
 
 /** A valid `{name, fields}` beneficiary. */
 export const validBeneficiary = fc.record({

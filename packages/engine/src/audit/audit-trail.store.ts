@@ -57,6 +57,9 @@ interface ActState {
 
 const acts = new AsyncLocalStorage<ActState>();
 
+/** The action of the act in progress (`payout.create`), if any: observers name units of work by it. */
+export const currentAction = (): string | undefined => acts.getStore()?.act.action;
+
 /** Runs `work` as `act`: the unit of work it commits first writes the act's record. */
 export const withinAct = <T>(act: Act, work: () => Promise<T>): Promise<T> =>
   acts.run({ act, recorded: false }, work);

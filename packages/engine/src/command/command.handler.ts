@@ -41,6 +41,8 @@ import {
   type Effect,
   eventIdOf,
   type IdGenerator,
+  isFinalOrder,
+  isFinalPayout,
   isStoreFailure,
   matchesEventPattern,
   type OutboxDestination,
@@ -60,7 +62,9 @@ import {
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import type { EngineDeps } from '../engine.deps.js';
+import { noteTransition } from '../engine.observer.js';
 import {
+  type FinalFor,
   type InspectedInitEvent,
   type InspectedMachine,
   type InspectedSnapshot,
@@ -83,6 +87,9 @@ class Refused extends Error {
     this.name = 'Refused';
   }
 }
+
+/** Whether a unit of work was stopped by `refuse` (a catalogue refusal), for observers. */
+export const isRefusal = (error: unknown): boolean => error instanceof Refused;
 
 /** Stops the unit of work with a catalogue error; nothing it wrote is kept. */
 export const refuse = (error: PayrailError): never => {
@@ -151,7 +158,7 @@ const racedKeys: readonly string[] = [
 export const maxAttempts = 5;
 
 /** Whether `error` is a store refusal that a fresh run of the same unit of work resolves. */
-const isConflict = (error: unknown): boolean =>
+export const isConflict = (error: unknown): boolean =>
   isStoreFailure(error) &&
   (error.reason === 'version_conflict' ||
     error.reason === 'insufficient_balance' ||
@@ -307,29 +314,48 @@ export interface MachineDecider<S, E, I> {
   readonly note: (tx: StoreTransaction, id: string, before: S, event: E, after: S) => void;
 }
 
-/** How a machine's starts and decisions are noted for inspectors (only a watched engine keeps them). */
-const notesOf = (machine: InspectedMachine) => ({
-  noteStart: (
-    tx: StoreTransaction,
-    id: string,
-    input: InspectedInitEvent['input'],
-    snapshot: InspectedSnapshot,
-    parent?: ParentNote,
-  ) => noteStart(tx, { machine, id, input, snapshot, ...(parent === undefined ? {} : { parent }) }),
-  note: (
-    tx: StoreTransaction,
-    id: string,
-    before: InspectedSnapshot,
-    event: PayoutEvent | AcquiringOrderEvent | AcquiringRefundEvent | CryptoBatchEvent,
-    after: InspectedSnapshot,
-  ) => noteDecision(tx, { machine, id, before, event, after }),
-});
+/**
+ * How a machine's starts and decisions are noted for inspectors and observers (only a watched
+ * engine keeps them); `isFinal` names the states final for the interface that XState keeps open.
+ */
+const notesOf = <S extends InspectedSnapshot>(machine: InspectedMachine, isFinal?: FinalFor<S>) => {
+  const final = isFinal === undefined ? {} : { isFinal };
+  return {
+    noteStart: (
+      tx: StoreTransaction,
+      id: string,
+      input: InspectedInitEvent['input'],
+      snapshot: S,
+      parent?: ParentNote,
+    ) => {
+      noteStart(tx, {
+        machine,
+        id,
+        input,
+        snapshot,
+        ...(parent === undefined ? {} : { parent }),
+        ...final,
+      });
+      noteTransition(tx, machine.config.id, undefined, snapshot);
+    },
+    note: (
+      tx: StoreTransaction,
+      id: string,
+      before: S,
+      event: PayoutEvent | AcquiringOrderEvent | AcquiringRefundEvent | CryptoBatchEvent,
+      after: S,
+    ) => {
+      noteDecision(tx, { machine, id, before, event, after, ...final });
+      noteTransition(tx, machine.config.id, before, after);
+    },
+  };
+};
 
 export const payoutDecider: MachineDecider<PayoutSnapshot, PayoutEvent, PayoutInput> = {
   start: (input) => start(payoutMachine, input),
   decide: (snapshot, event) => decide(payoutMachine, snapshot, event),
   refusalOf: payoutRefusalOf,
-  ...notesOf(payoutMachine),
+  ...notesOf(payoutMachine, isFinalPayout),
 };
 
 export const orderDecider: MachineDecider<
@@ -340,7 +366,7 @@ export const orderDecider: MachineDecider<
   start: (input) => start(acquiringOrderMachine, input),
   decide: (snapshot, event) => decide(acquiringOrderMachine, snapshot, event),
   refusalOf: orderRefusalOf,
-  ...notesOf(acquiringOrderMachine),
+  ...notesOf(acquiringOrderMachine, isFinalOrder),
 };
 
 export const refundDecider: MachineDecider<

@@ -10,8 +10,8 @@
  * lost admin credential: read, and manage operators. Every refusal is `forbidden`.
  */
 import {
+  forbiddenFor,
   type OperatorPermission,
-  payrailError,
   roleAllows,
   type StoreTransaction,
 } from '@payrail/core';
@@ -47,18 +47,22 @@ const anAdminIsActive = async (tx: StoreTransaction): Promise<boolean> =>
     })
   ).total > 0;
 
-/** `forbidden` unless `operator` may act with `permission` (the role matrix, ADR 0039). */
+/**
+ * `forbidden`, naming `permission`, unless `operator` may act with it (the role matrix, ADR 0039;
+ * ADR 0050).
+ */
 export const requireOperatorPermission = async (
   tx: StoreTransaction,
   operator: Operator,
   permission: OperatorPermission,
 ): Promise<void> => {
+  const lacking = forbiddenFor({ missingPermissions: [permission] });
   if (operator.role !== 'bootstrap') {
-    if (!roleAllows(operator.role, permission)) refuse(payrailError('forbidden'));
+    if (!roleAllows(operator.role, permission)) refuse(lacking);
     return;
   }
   if (bootstrapKeeps.includes(permission)) return;
-  if (await anAdminIsActive(tx)) refuse(payrailError('forbidden'));
+  if (await anAdminIsActive(tx)) refuse(lacking);
 };
 
 export const operatorUseCases = (deps: EngineDeps) => ({

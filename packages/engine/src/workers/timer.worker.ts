@@ -8,6 +8,7 @@ import { decodeSandboxClockAdvance, payrailError, sandboxClockMaxOffset } from '
 import * as E from 'fp-ts/lib/Either.js';
 import { type Outcome, unitOfWork } from '../command/command.handler.js';
 import { type EngineDeps, isAdjustableClock } from '../engine.deps.js';
+import { tellTimerFired, withinUseCase } from '../engine.observer.js';
 
 /** Handles one due timer inside the unit of work that completes it. */
 export type TimerHandler = (tx: StoreTransaction, timer: TimerRecord, now: number) => Promise<void>;
@@ -23,15 +24,20 @@ export const timerWorker = (deps: EngineDeps, handlers: TimerHandlers) => {
     let fired = 0;
     for (;;) {
       const now = deps.clock.now();
-      const due = await deps.store.transaction((tx) =>
-        tx.timers.claimDue({ worker, now, limit: batchSize, leaseSeconds: timerLeaseSeconds }),
+      const due = await withinUseCase('timer.claim', () =>
+        deps.store.transaction((tx) =>
+          tx.timers.claimDue({ worker, now, limit: batchSize, leaseSeconds: timerLeaseSeconds }),
+        ),
       );
       for (const timer of due) {
         const handler = handlers[timer.name];
-        await deps.store.transaction(async (tx) => {
-          if (handler) await handler(tx, timer, now);
-          await tx.timers.complete(timer.timer_id, worker);
-        });
+        await withinUseCase(`timer.${timer.name}`, () =>
+          deps.store.transaction(async (tx) => {
+            if (handler) await handler(tx, timer, now);
+            await tx.timers.complete(timer.timer_id, worker);
+          }),
+        );
+        tellTimerFired(deps.observer, timer, now);
         fired += 1;
       }
       if (due.length < batchSize) return fired;

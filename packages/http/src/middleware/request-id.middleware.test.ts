@@ -3,7 +3,9 @@
  * is replaced by a new UUID; the answer carries it back whatever it is, and the use case gets it
  * with the caller or the operator, for the audit trail.
  */
+import { payrailError } from '@payrail/core';
 import { bootstrapOperator } from '@payrail/engine';
+import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../create-app.js';
 import { callerOf, fakeEngine } from '../fake-engine.test-support.js';
@@ -106,5 +108,59 @@ describe('X-Request-Id', () => {
     });
     expect(res.status).toBe(500);
     expect(res.headers.get('x-request-id')).toBe('trace-500');
+  });
+
+  describe('is on the early refusals and the catalogue errors (issue 22)', () => {
+    const strict = () => {
+      const fake = fakeEngine();
+      fake.answer('payouts.get', async () => E.left(payrailError('payout_not_found')));
+      const app = createApp({
+        engine: fake.engine,
+        adminToken,
+        logInternalError: () => {},
+        rateLimit: { requestsPerSecond: 1, burst: 1, now: () => 0 },
+        addressLimit: { failedAuthentications: 1, requestsPerSecond: 1, now: () => 0 },
+        bodyLimitBytes: 64,
+      });
+      return (path: string, init: RequestInit = {}) =>
+        app.request(path, {
+          ...init,
+          headers: { ...(init.headers as Record<string, string>), 'X-Request-Id': 'early-1' },
+        });
+    };
+    const json = { 'Content-Type': 'application/json' };
+    const operator = { Authorization: `Bearer ${adminToken}`, ...json };
+
+    it.each([
+      ['a catalogue error (payout not found)', ['/payment/payouts/po_1'], alice, 404],
+      ['the per-key rate limit', ['/payment/payouts/po_1', '/payment/payouts/po_1'], alice, 429],
+      [
+        'the failed-authentication limit of an address',
+        ['/payment/account', '/payment/account'],
+        { Authorization: 'Bearer nope' },
+        429,
+      ],
+      [
+        'the request rate of an address on /checkout',
+        ['/checkout/api/orders/o_1', '/checkout/api/orders/o_1', '/checkout/api/orders/o_1'],
+        {},
+        429,
+      ],
+    ])('%s', async (_, paths, headers, status) => {
+      const send = strict();
+      let res: Response | undefined;
+      for (const path of paths) res = await send(path, { headers });
+      expect(res?.status).toBe(status);
+      expect(res?.headers.get('x-request-id')).toBe('early-1');
+    });
+
+    it('a body over the limit', async () => {
+      const over = await strict()('/admin/routes', {
+        method: 'POST',
+        headers: operator,
+        body: JSON.stringify({ remark: 'x'.repeat(100) }),
+      });
+      expect([over.status, over.headers.get('x-request-id')]).toEqual([400, 'early-1']);
+    });
   });
 });

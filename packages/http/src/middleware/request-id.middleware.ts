@@ -1,8 +1,10 @@
 /**
  * Every request has an id: the client's `X-Request-Id` when it is a plain token (1-128 of
  * `A-Z a-z 0-9 . _ : -`, so it cannot write a log line or a header of its own), else a new UUID.
- * The answer carries it back in `X-Request-Id`, and the audit trail records it with each act, so
- * a merchant's or an operator's log line finds its record.
+ * The answer carries it back in `X-Request-Id` (every answer of the app: a success, a catalogue
+ * error, a refusal before authentication, `route not found`, `internal error`), the access log
+ * writes it in the request's record, and the audit trail records it with each act, so a
+ * merchant's or an operator's log line finds both.
  */
 import type { MiddlewareHandler } from 'hono';
 

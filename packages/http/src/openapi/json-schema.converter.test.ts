@@ -1,9 +1,14 @@
 import {
   AcquiringOrderCreateRequest,
+  defined,
+  leaf,
   PayoutCreateRequest,
+  payrailError,
+  present,
   request,
   WebhookCreateRequest,
   webhookEventPatterns,
+  withDefault,
 } from '@payrail/core';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
@@ -229,6 +234,65 @@ describe('toJsonSchema (the core’s opaque codecs)', () => {
       },
       beneficiary_account: { required: ['network_code', 'fields'] },
     });
+  });
+
+  // Issue 22, disagreement 5: `default: []` beside `minItems: 1` (the batch's items).
+  it('writes a default only when the field itself takes it', () => {
+    const items = leaf(
+      'Items',
+      (u): u is readonly string[] => Array.isArray(u) && u.length > 0,
+      'validation_failed',
+      { type: 'array', minItems: 1 },
+    );
+    const flag = leaf('Flag', (u): u is boolean => typeof u === 'boolean', 'validation_failed', {
+      type: 'boolean',
+    });
+    expect(
+      toJsonSchema(
+        request('Body', {
+          format: t.type({ items: withDefault(items, []), flag: withDefault(flag, false) }),
+        }),
+      ),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        items: { type: 'array', minItems: 1 },
+        flag: { type: 'boolean', default: false },
+      },
+    });
+  });
+
+  // Issue 22, disagreement 6: a PATCH's `status` documented as required, though `{}` answers
+  // `no changes` (400/53), not a validation failure.
+  it('leaves out of `required` a field whose absence is a business answer, and says it', () => {
+    const status = leaf('Status', (u): u is string => u === 'active', 'invalid_status', {
+      type: 'string',
+      enum: ['active'],
+    });
+    expect(
+      toJsonSchema(
+        request('Patch', {
+          required: t.type({ status: defined(payrailError('no_changes')) }),
+          format: t.type({ status }),
+        }),
+      ),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['active'], description: 'left out: `no changes`' },
+      },
+    });
+    // `<field> required` (400/51) is a validation failure: the field stays required.
+    expect(
+      toJsonSchema(
+        request('Create', {
+          required: t.type({
+            status: present(payrailError('field_required', { field: 'status' })),
+          }),
+          format: t.type({ status }),
+        }),
+      ),
+    ).toMatchObject({ required: ['status'] });
   });
 
   it('refuses an opaque codec it has no schema for, instead of guessing', () => {

@@ -7,6 +7,13 @@
  * adds its default (ADR 0027). A codec of any other kind (one built with `codecOf`) is an error,
  * unless the caller's `named` table describes it, so no route is documented by guess.
  *
+ * The schema says what a validator may hold the wire to, no more: a default is written only when
+ * the field itself accepts it (a batch's absent `items` reads as none, yet `[]` sent is refused,
+ * so it has no `default`), and a field whose absence a request answers with a business refusal
+ * rather than a validation failure (a PATCH without its one field: `no changes`, 400/53, read
+ * from the request's `required` stage) is not `required`; its description says what absence
+ * answers.
+ *
  * An exact object (`t.exact`, `t.strict`, an intersection whose parts are all exact) is closed:
  * `additionalProperties: false`, so the document of an answer refuses a field it does not
  * declare. A request body's objects stay open whatever its codec: the codec drops unknown keys
@@ -36,6 +43,12 @@ export interface CodecLike {
   readonly format?: CodecLike;
   /** A core `DefaultType`: what an absent field decodes to. */
   readonly defaultValue?: unknown;
+  /** io-ts's guard: whether a value is one the codec accepts as it is. */
+  readonly is?: (u: unknown) => boolean;
+  /** A core `RequestType`: its stages; the `required` one says what each absence answers. */
+  readonly stages?: { readonly required?: CodecLike };
+  /** A core presence check (a `required` stage's leaf): the answer to the field's absence. */
+  readonly missing?: { readonly code: number; readonly message: string };
   /** A core `ListQueryType`: the parameters a query must send. */
   readonly requiredParameters?: readonly string[];
 }
@@ -85,6 +98,46 @@ const member = (codec: CodecLike, field: 'type' | 'codomain' | 'format'): CodecL
   return inner;
 };
 
+/** The fields a `required` stage answers with a business refusal (code 53) when absent. */
+const businessAbsencesOf = (required: CodecLike | undefined): ReadonlyMap<string, string> =>
+  new Map(
+    Object.entries(required?._tag === 'InterfaceType' ? (required.props ?? {}) : {}).flatMap(
+      ([key, leaf]) =>
+        leaf._tag === 'PresenceType' && leaf.missing?.code === 53
+          ? [[key, leaf.missing.message] as const]
+          : [],
+    ),
+  );
+
+/**
+ * A request's schema less the `required` of fields whose absence is a business answer, each
+ * described with that answer (`left out: \`no changes\``).
+ */
+const withBusinessAbsences = (schema: JsonSchema, required: CodecLike | undefined): JsonSchema => {
+  const absences = businessAbsencesOf(required);
+  if (absences.size === 0 || !Array.isArray(schema.required)) return schema;
+  const properties: Readonly<Record<string, JsonSchema>> = isSchemaRecord(schema.properties)
+    ? schema.properties
+    : {};
+  const stillRequired = schema.required.filter((key) => !absences.has(String(key)));
+  const rest = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'required'));
+  return {
+    ...rest,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([key, property]) => {
+        const answer = absences.get(key);
+        if (answer === undefined) return [key, property];
+        const said = typeof property.description === 'string' ? `${property.description}; ` : '';
+        return [key, { ...property, description: `${said}left out: \`${answer}\`` }];
+      }),
+    ),
+    ...(stillRequired.length === 0 ? {} : { required: stillRequired }),
+  };
+};
+
+const isSchemaRecord = (u: unknown): u is Readonly<Record<string, JsonSchema>> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
 export const toJsonSchema = (codec: CodecLike, named: SchemaTable = {}): JsonSchema =>
   convertCodec(codec, named, true);
 
@@ -128,9 +181,15 @@ const convertCodec = (codec: CodecLike, named: SchemaTable, closeExact: boolean)
       if (codec.schema === undefined) throw new Error(`leaf ${codec.name} has no schema`);
       return codec.schema;
     case 'RequestType':
-      return convertCodec(member(codec, 'format'), named, false);
-    case 'DefaultType':
-      return { ...convert(member(codec, 'type')), default: codec.defaultValue };
+      return withBusinessAbsences(
+        convertCodec(member(codec, 'format'), named, false),
+        codec.stages?.required,
+      );
+    case 'DefaultType': {
+      const inner = member(codec, 'type');
+      const accepted = inner.is?.(codec.defaultValue) ?? true;
+      return accepted ? { ...convert(inner), default: codec.defaultValue } : convert(inner);
+    }
     case 'ExactType': {
       const inner = convert(member(codec, 'type'));
       return closeExact ? closed(inner) : inner;

@@ -10,6 +10,7 @@ import {
   type PayrailError,
   payrailError,
 } from '@payrail/core';
+import { refusalHeaders } from '../envelope.js';
 import { answersText, pathParameters, type Route } from '../routes/route.js';
 import { toJsonSchema } from './json-schema.converter.js';
 import { type JsonSchema, objectSchema } from './json-schema.js';
@@ -79,7 +80,42 @@ const envelopeOf = (data: JsonSchema): JsonSchema =>
 
 const errorEnvelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
-const errorResponses = (keys: readonly ErrorKey[]) => {
+const retryAfter = {
+  'Retry-After': {
+    description: 'seconds until the key may send again',
+    schema: { type: 'integer' },
+  },
+};
+
+/** What a `forbidden` names beside its envelope (ADR 0050), by the scope of the route. */
+const forbiddenHeaders = (route: Route) => ({
+  [refusalHeaders.missingPermission]: {
+    description:
+      route.scope === 'admin'
+        ? "with `forbidden`: the operator permission the operator's role lacks"
+        : 'with `forbidden`: the permissions the API key lacks, comma-separated',
+    schema: { type: 'string' },
+  },
+  ...(route.scope === 'merchant'
+    ? {
+        [refusalHeaders.productNotEnabled]: {
+          description: 'with `forbidden`: the product the account has not enabled',
+          schema: { type: 'string', enum: ['payout', 'acquiring'] },
+        },
+      }
+    : {}),
+});
+
+/** The headers an error answer of `status` carries besides the envelope. */
+const headersOf = (route: Route, status: number, errors: readonly PayrailError[]) => {
+  if (status === 429) return retryAfter;
+  if (status === 403 && errors.some((error) => error.key === 'forbidden')) {
+    return forbiddenHeaders(route);
+  }
+  return undefined;
+};
+
+const errorResponses = (route: Route, keys: readonly ErrorKey[]) => {
   const byStatus = new Map<number, PayrailError[]>();
   for (const key of keys) {
     const error = catalogueError(key);
@@ -88,30 +124,24 @@ const errorResponses = (keys: readonly ErrorKey[]) => {
   return Object.fromEntries(
     [...byStatus.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([status, errors]) => [
-        String(status),
-        {
-          description: errors.map((error) => `\`${error.message}\``).join(', '),
-          ...(status === 429
-            ? {
-                headers: {
-                  'Retry-After': {
-                    description: 'seconds until the key may send again',
-                    schema: { type: 'integer' },
-                  },
-                },
-              }
-            : {}),
-          content: {
-            'application/json': {
-              schema: errorEnvelopeRef,
-              examples: Object.fromEntries(
-                errors.map((error) => [error.key, { value: errorEnvelope(error) }]),
-              ),
+      .map(([status, errors]) => {
+        const headers = headersOf(route, status, errors);
+        return [
+          String(status),
+          {
+            description: errors.map((error) => `\`${error.message}\``).join(', '),
+            ...(headers === undefined ? {} : { headers }),
+            content: {
+              'application/json': {
+                schema: errorEnvelopeRef,
+                examples: Object.fromEntries(
+                  errors.map((error) => [error.key, { value: errorEnvelope(error) }]),
+                ),
+              },
             },
           },
-        },
-      ]),
+        ];
+      }),
   );
 };
 
@@ -189,7 +219,7 @@ const operationOf = (route: Route) => ({
       }),
   responses: {
     '200': successResponse(route),
-    ...errorResponses(errorKeysOf(route)),
+    ...errorResponses(route, errorKeysOf(route)),
   },
 });
 

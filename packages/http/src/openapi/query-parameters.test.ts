@@ -9,6 +9,7 @@ import {
   StatementQuery,
 } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
+import { routes } from '../routes/route-table.js';
 import { queryParametersOf } from './query-parameters.js';
 
 const byName = (codec: Parameters<typeof queryParametersOf>[0]) =>
@@ -41,7 +42,12 @@ describe('queryParametersOf', () => {
     const payouts = byName(PayoutListQuery);
     expect(payouts.status).toEqual({ type: 'string', enum: [...payoutStatusFilterValues] });
     expect(payouts.limit).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
-    expect(payouts.offset).toEqual({ type: 'integer', minimum: 0, default: 0 });
+    expect(payouts.offset).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 0,
+    });
     expect(byName(AccountListQuery).status).toEqual({ type: 'string', enum: ['active', 'frozen'] });
     const ledger = byName(LedgerListQuery);
     expect(ledger.record_type).toEqual({ type: 'string', enum: [...recordTypes] });
@@ -58,7 +64,7 @@ describe('queryParametersOf', () => {
     expect(ledger.find((p) => p.name === 'start_at')).toEqual({
       name: 'start_at',
       description: 'created_at >= (Unix seconds)',
-      schema: { type: 'integer', minimum: 0 },
+      schema: { type: 'integer', minimum: 0, maximum: 253_402_300_799 },
       required: false,
     });
     expect(ledger.every((p) => !('description' in p.schema))).toBe(true);
@@ -73,4 +79,56 @@ describe('queryParametersOf', () => {
       }),
     ).toThrow(/Plain.limit is not a leaf/);
   });
+
+  // Issue 22, disagreement 3: `start_at=253402300800` and `offset=9007199254740992` were refused
+  // while the document said only "integer >= 0".
+  it('documents the largest value of every integer parameter, the one the codec still takes', () => {
+    const sent: string[] = [];
+    for (const route of routes) {
+      if (route.query === undefined || !isDecoder(route.query)) continue;
+      const parameters = queryParametersOf(route.query);
+      // The required parameters with values the codec takes, so only the one judged can fail.
+      const base: Record<string, string> = Object.fromEntries(
+        parameters.filter((p) => p.required).map((p) => [p.name, requiredValues[p.name] ?? '']),
+      );
+      for (const { name, schema } of parameters) {
+        if (schema.type !== 'integer') continue;
+        expect(schema.maximum, `${route.operationId} ${name}`).toEqual(expect.any(Number));
+        const largest = Number(schema.maximum);
+        // `start_at` after `end_at` is `invalid end_at`: the window's other end goes along.
+        const window = name === 'start_at' && parameters.some((p) => p.name === 'end_at');
+        const at = (value: string) => ({
+          ...base,
+          [name]: value,
+          ...(window ? { end_at: value } : {}),
+        });
+        expect(route.query.decode(at(String(largest)))._tag, `${route.operationId} ${name}`).toBe(
+          'Right',
+        );
+        const above = route.query.decode(at(String(largest + 1)));
+        expect(above._tag, `${route.operationId} ${name}=${largest + 1}`).toBe('Left');
+        sent.push(`${name}=${largest + 1}`);
+      }
+    }
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        'start_at=253402300800',
+        'end_at=253402300800',
+        'offset=9007199254740992',
+      ]),
+    );
+  });
 });
+
+/** Values the required query parameters take (a statement's currency and period, a day). */
+const requiredValues: Readonly<Record<string, string>> = {
+  currency: 'USD',
+  start_at: '0',
+  end_at: '1',
+  date: '2027-01-15',
+};
+
+const isDecoder = (
+  codec: object,
+): codec is { decode(u: unknown): { readonly _tag: 'Left' | 'Right' } } =>
+  'decode' in codec && typeof codec.decode === 'function';

@@ -324,7 +324,12 @@ export const adminRoutes: readonly AdminRoute[] = [
     permission: adminPermissions.reviewRefund,
     summary: 'Operator review of a refund: approve or reject',
     body: RefundReviewRequest,
-    errors: ['refund_not_found', 'invalid_refund_status', 'account_frozen'],
+    errors: [
+      'refund_not_found',
+      'invalid_refund_status',
+      'refund_approved_by_requester',
+      'account_frozen',
+    ],
     response: resource('refund', RefundView),
     run: (engine, operator, r) => engine.admin.reviewRefund(operator, r.param('refund_id'), r.body),
   }),

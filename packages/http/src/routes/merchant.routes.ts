@@ -246,6 +246,8 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
     // Any key of an account with the payout product (the engine checks no permission).
     permissions: [],
     query: PayoutNetworkListQuery,
+    // A method_id the account cannot use (unknown, inactive, no route, another currency).
+    errors: ['payout_method_not_found'],
     response: page('payout networks', ReceivingNetworkView),
     run: (engine, caller, r) => engine.payoutSetup.networks(caller, r.query),
   }),
@@ -391,8 +393,14 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
     body: BeneficiaryCreateRequest,
     example: { method_id: 1, name: 'Jane Doe', fields: { payee_id: 'payee1001', country: 'US' } },
     errorGroups: ['beneficiary'],
-    // A key of `fields` outside the beneficiary profile: `unknown field fields.<key>`.
-    errors: ['method_id_required', 'payout_method_not_found', 'account_field_unknown'],
+    // A key of `fields` outside the beneficiary profile: `unknown field fields.<key>`; a
+    // channel_id the method does not list: `payout channel not found`.
+    errors: [
+      'method_id_required',
+      'payout_method_not_found',
+      'payout_channel_not_found',
+      'account_field_unknown',
+    ],
     response: resource('beneficiary', BeneficiaryView),
     run: (engine, caller, r) => engine.beneficiaries.create(caller, r.body),
   }),
@@ -579,6 +587,7 @@ export const merchantRoutes: readonly (MerchantRoute | MerchantTextRoute)[] = [
       'nothing_to_refund',
       'refund_exceeds_refundable',
       'insufficient_balance',
+      'client_refund_id_already_used',
     ],
     response: resource('refund', RefundView),
     run: (engine, caller, r) => engine.acquiring.refund(caller, r.param('order_id'), r.body),

@@ -9,7 +9,7 @@ import { pgliteExecutor } from '../pglite.executor.js';
 import { createPGliteStore } from '../pglite-store.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import { init } from './0001-init.js';
-import { migrate, migrations } from './migrate.js';
+import { migrate, migrationState, migrations } from './migrate.js';
 
 let pglite: PGlite;
 let executor: SqlExecutor;
@@ -112,5 +112,56 @@ describe('migrate', () => {
       (await executor.query<{ n: number }>(`SELECT count(*) AS n FROM ${schema}.idempotency_keys`))
         .rows[0]?.n;
     expect([await count('apart_a'), await count('apart_b')]).toEqual([1, 0]);
+  });
+});
+
+describe('migrationState (payrail migrate --check)', () => {
+  const ids = migrations.map((m) => m.id);
+
+  it('reads a schema that does not exist as every migration pending, and creates nothing', async () => {
+    expect(await migrationState(executor, 'never_made')).toEqual({
+      applied: [],
+      pending: ids,
+      unknown: [],
+    });
+    expect(await schemaExists('never_made')).toBe(false);
+  });
+
+  it('reads what a schema lacks: the later migrations of an earlier release', async () => {
+    await migrate(executor, 'behind', [init]);
+    expect(await migrationState(executor, 'behind')).toEqual({
+      applied: ['0001-init'],
+      pending: ids.slice(1),
+      unknown: [],
+    });
+    await migrate(executor, 'behind');
+    expect(await migrationState(executor, 'behind')).toEqual({
+      applied: ids,
+      pending: [],
+      unknown: [],
+    });
+  });
+
+  it('names what a later payrail applied that this one does not know', async () => {
+    const later = { id: '9999-later', sql: 'CREATE TABLE later_only (x INTEGER);' };
+    await migrate(executor, 'ahead', [...migrations, later]);
+    expect(await migrationState(executor, 'ahead')).toEqual({
+      applied: ids,
+      pending: [],
+      unknown: ['9999-later'],
+    });
+  });
+
+  it('a store opened with applyMigrations: false migrates nothing until asked', async () => {
+    const store = await createPGliteStore({ pglite, schema: 'asked', applyMigrations: false });
+    try {
+      expect((await store.migrationState()).pending).toEqual(ids);
+      expect(await schemaExists('asked')).toBe(false);
+      expect(await store.migrate()).toEqual(ids);
+      expect(await store.migrationState()).toEqual({ applied: ids, pending: [], unknown: [] });
+      expect(await store.migrate()).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
  * Applies the migrations a schema lacks, all in one transaction that first takes a transaction
  * advisory lock: a second process starting at the same moment waits on the lock, then finds the
  * migrations recorded and applies nothing. A failing migration leaves the schema as it was.
+ * `migrationState` reads what a schema has without writing anything (`payrail migrate --check`).
  */
 import type { SqlExecutor } from '../sql-executor.js';
 import { quoteIdent } from '../table-layout.js';
@@ -27,6 +28,9 @@ export const migrations: readonly Migration[] = [
   acquiringPaymentsMigration,
   acquiringRefundsMigration,
 ];
+
+/** The ids of this payrail's migrations, in the order they apply. */
+export const migrationIds: readonly string[] = migrations.map((migration) => migration.id);
 
 /** The advisory lock class of payrail's migrations (`payr` in ASCII); the schema picks the key. */
 const migrationLockClass = 0x70617972;
@@ -61,3 +65,39 @@ export const migrate = (
     }
     return ran;
   });
+
+/** What a schema has of the migrations, read without writing anything. */
+export interface MigrationState {
+  /** Recorded in the schema and known here, in the order they apply. */
+  readonly applied: readonly string[];
+  /** Known here and not recorded: what `migrate` would apply, in order. */
+  readonly pending: readonly string[];
+  /** Recorded in the schema but not known here: a later payrail migrated it. */
+  readonly unknown: readonly string[];
+}
+
+/** What `schema` has of `list`; a schema or a migrations table that does not exist has none. */
+export const migrationState = async (
+  executor: SqlExecutor,
+  schema: string,
+  list: readonly Migration[] = migrations,
+): Promise<MigrationState> => {
+  const table = `${quoteIdent(schema)}.payrail_migrations`;
+  const { rows } = await executor.query<{ present: boolean }>(
+    'SELECT to_regclass($1) IS NOT NULL AS present',
+    [table],
+  );
+  const recorded =
+    rows[0]?.present === true
+      ? (await executor.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id`)).rows.map(
+          (row) => row.id,
+        )
+      : [];
+  const known = new Set(list.map((migration) => migration.id));
+  const done = new Set(recorded);
+  return {
+    applied: list.filter((migration) => done.has(migration.id)).map((migration) => migration.id),
+    pending: list.filter((migration) => !done.has(migration.id)).map((migration) => migration.id),
+    unknown: recorded.filter((id) => !known.has(id)),
+  };
+};

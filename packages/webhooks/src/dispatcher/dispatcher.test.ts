@@ -8,7 +8,7 @@ import { bootstrapOperator, manualLoopScheduler as manualTime } from '@payrail/e
 import { createMemoryStore } from '@payrail/store-memory';
 import { countingStore, memoryOracle } from '@payrail/store-memory/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDispatcher, type DispatcherOptions } from './dispatcher.js';
+import { createDispatcher, type DispatcherOptions, type ObservedAttempt } from './dispatcher.js';
 import {
   dataOf,
   dispatcherBed,
@@ -301,5 +301,28 @@ describe('each attempt', () => {
     expect(
       await bed.store.transaction((tx) => tx.outbox.complete(message?.outbox_id ?? '', 'other')),
     ).toBe(true);
+  });
+});
+
+describe('what the dispatcher tells an observer (docs/observability.md)', () => {
+  it('tells each settled attempt: retried, then delivered, with the POST’s seconds', async () => {
+    const receiver = await receiverOf((request) =>
+      request.nth === 1 ? { status: 503 } : { status: 200 },
+    );
+    const { bed, approved, dispatcher } = await setUp();
+    await approved(receiver.url('/cb'));
+    const told: ObservedAttempt[] = [];
+    const worker = dispatcher({ onAttempt: (attempt) => told.push(attempt) });
+    expect(await worker.runOnce()).toBe(1);
+    bed.clock.advance(5);
+    expect(await worker.runOnce()).toBe(1);
+    expect(told.map(({ destination, outcome }) => [destination, outcome])).toEqual([
+      ['notify_url', 'retry'],
+      ['notify_url', 'delivered'],
+    ]);
+    for (const { seconds } of told) {
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      expect(seconds).toBeLessThan(15);
+    }
   });
 });

@@ -72,6 +72,17 @@ export interface DispatcherOptions {
   readonly maxRounds?: number;
   /** Operator lines: failures by message, never a body, a header or a secret. */
   readonly log?: (line: string) => void;
+  /** Told of each attempt once it is settled (metrics); what it throws is ignored. */
+  readonly onAttempt?: (attempt: ObservedAttempt) => void;
+}
+
+/** An attempt as an observer sees it: no URL, no body, no merchant. */
+export interface ObservedAttempt {
+  readonly destination: 'webhook' | 'notify_url';
+  /** Delivered; to be tried again on the schedule; or given up (sent or not). */
+  readonly outcome: 'delivered' | 'retry' | 'failed';
+  /** The POST's seconds, answer included; undefined when nothing was sent. */
+  readonly seconds: number | undefined;
 }
 
 export interface DispatcherLoopOptions {
@@ -189,6 +200,7 @@ interface Dispatch {
   readonly leaseSeconds: number;
   readonly maxRounds: number;
   readonly log: (line: string) => void;
+  readonly onAttempt: ((attempt: ObservedAttempt) => void) | undefined;
   /** Cuts the attempts in flight once `stop()`'s grace is over. */
   readonly aborter: AbortController;
   /** Set by `stop()`: no new round starts. */
@@ -209,6 +221,7 @@ const dispatchOf = (options: DispatcherOptions): Dispatch => ({
   leaseSeconds: options.leaseSeconds ?? 60,
   maxRounds: options.maxRounds ?? 20,
   log: options.log ?? (() => undefined),
+  onAttempt: options.onAttempt,
   aborter: new AbortController(),
   stopped: false,
 });
@@ -266,7 +279,40 @@ const judgeVerification = async (
 
 type Settlement = 'complete' | 'retry' | 'fail';
 
-const settle = (
+const outcomeOf: Readonly<Record<Settlement, ObservedAttempt['outcome']>> = {
+  complete: 'delivered',
+  retry: 'retry',
+  fail: 'failed',
+};
+
+/** Tells the observer of a settled attempt, if there is one. */
+const observe = (
+  { onAttempt }: Dispatch,
+  message: OutboxMessage,
+  settlement: Settlement,
+  seconds: number | undefined,
+): void => {
+  try {
+    onAttempt?.({ destination: message.destination.kind, outcome: outcomeOf[settlement], seconds });
+  } catch {
+    // Measuring must never stop a delivery.
+  }
+};
+
+const settle = async (
+  dispatch: Dispatch,
+  message: OutboxMessage,
+  target: DeliveryTarget,
+  settlement: Settlement,
+  attempt: Omit<DeliveryAttempt, 'attempt'> & { readonly sent?: boolean },
+  retryAt: number,
+): Promise<void> => {
+  const { sent = true, ...entry } = attempt;
+  await record(dispatch, message, target, settlement, entry, retryAt);
+  observe(dispatch, message, settlement, sent ? entry.latency_ms / 1000 : undefined);
+};
+
+const record = (
   { store, ids, worker }: Dispatch,
   message: OutboxMessage,
   target: DeliveryTarget,
@@ -305,6 +351,7 @@ const failUnsent = (
     latency_ms: 0,
     error: `not sent: ${reason}`,
     response_body: '',
+    sent: false,
   };
   return settle(dispatch, message, target, 'fail', entry, at);
 };

@@ -1,0 +1,104 @@
+/**
+ * The server's log (issue 22, ADR 0047): pino, one JSON record a line on stdout, or, for a person
+ * at a terminal, one readable line a record (`09:41:07.412 INFO  payrail listening on ...`),
+ * formatted here from the same record. pino's `redact` censors any field named like a credential,
+ * a second guard behind the records themselves, which are never given one.
+ */
+import { type Logger, type LoggerOptions, pino, stdTimeFunctions } from 'pino';
+import type { LogFormat, LogLevel } from './payrail-logger.js';
+
+/**
+ * Fields no record should carry, censored wherever they appear (one level deep too): a host's
+ * logger or a future record that passed a header, a body or a credential by mistake.
+ */
+const redactedPaths = [
+  'authorization',
+  'headers',
+  'body',
+  'token',
+  'secret',
+  'password',
+  'notify_secret',
+  'api_key',
+  'query',
+].flatMap((name) => [name, `*.${name}`]);
+
+export const redactedValue = '[redacted]';
+
+export interface ServerLoggerOptions {
+  readonly level: LogLevel;
+  readonly format: LogFormat;
+  /** Where each line goes; default stdout. */
+  readonly write?: (line: string) => void;
+  /** Pretty only: colour the level (a terminal that is not told NO_COLOR). */
+  readonly color?: boolean;
+}
+
+const pinoOptions = (level: LogLevel): LoggerOptions => ({
+  level,
+  base: { pid: process.pid },
+  timestamp: stdTimeFunctions.isoTime,
+  // `"level":"info"` rather than pino's 30: what a reader and most collectors expect.
+  formatters: { level: (label) => ({ level: label }) },
+  redact: { paths: redactedPaths, censor: redactedValue },
+});
+
+const stdout = (line: string): void => {
+  process.stdout.write(line);
+};
+
+export const createServerLogger = (options: ServerLoggerOptions): Logger => {
+  const write = options.write ?? stdout;
+  const color = options.color === true;
+  const destination =
+    options.format === 'json'
+      ? { write }
+      : { write: (line: string) => write(prettyLine(line, color)) };
+  return pino(pinoOptions(options.level), destination);
+};
+
+/** The terminal's colour of each level, when it has colours. */
+const levelColors: Readonly<Record<string, string>> = {
+  fatal: '\u001b[41m',
+  error: '\u001b[31m',
+  warn: '\u001b[33m',
+  info: '\u001b[32m',
+  debug: '\u001b[90m',
+  trace: '\u001b[90m',
+};
+
+/** What the pretty line shows apart from the fields: the time, the level, the message. */
+const shownApart = new Set(['time', 'level', 'msg', 'pid', 'hostname']);
+
+const fieldValue = (value: unknown): string =>
+  typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+
+/** `09:41:07.412` of an ISO time, in the machine's time zone. */
+const clockTime = (iso: unknown): string => {
+  const at = typeof iso === 'string' ? new Date(iso) : new Date();
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}.${String(at.getMilliseconds()).padStart(3, '0')}`;
+};
+
+/**
+ * One record as a person reads it: `09:41:07.412 INFO  request request_id=abc-123 status=200`.
+ * Every other field follows as `name=value`, unless the message already says it.
+ */
+export const prettyLine = (json: string, color = false): string => {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(json);
+  } catch {
+    return json;
+  }
+  const level = String(record.level ?? 'info');
+  const label = level.toUpperCase().padEnd(5);
+  const shown = color ? `${levelColors[level] ?? ''}${label}\u001b[0m` : label;
+  const message = String(record.msg ?? '');
+  // A field the message already says (`payrail listening on <url>`) is not said twice.
+  const fields = Object.entries(record)
+    .filter(([name]) => !shownApart.has(name))
+    .filter(([, value]) => !(typeof value === 'string' && message.includes(value)))
+    .map(([name, value]) => `${name}=${fieldValue(value)}`);
+  return `${[clockTime(record.time), shown, message, ...fields].join(' ')}\n`;
+};
