@@ -116,6 +116,15 @@ describe('verifyWebhook', () => {
     expect(await failureOf(() => verifyWebhook(future.text, future.headers, secret, { now }))).toBe(
       'timestamp',
     );
+    // A tolerance or a clock that is no number never turns the check off.
+    expect(
+      await failureOf(() =>
+        verifyWebhook(old.text, old.headers, secret, { now, toleranceSeconds: Number.NaN }),
+      ),
+    ).toBe('timestamp');
+    expect(
+      await failureOf(() => verifyWebhook(old.text, old.headers, secret, { now: Number.NaN })),
+    ).toBe('timestamp');
     const edge = delivery(envelope, { at: now - 300 });
     await expect(verifyWebhook(edge.text, edge.headers, secret, { now })).resolves.toEqual(
       envelope,

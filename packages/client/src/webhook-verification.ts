@@ -232,7 +232,8 @@ export const verifyWebhook = async (
   }
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
-  if (!/^\d{1,15}$/.test(timestamp) || Math.abs(now - Number(timestamp)) > tolerance) {
+  // Asked as "within", never as "beyond": a NaN `now` or tolerance then refuses, not accepts.
+  if (!/^\d{1,15}$/.test(timestamp) || !(Math.abs(now - Number(timestamp)) <= tolerance)) {
     throw new WebhookVerificationError(
       'timestamp',
       `webhook-timestamp is not within ${tolerance} s of now`,

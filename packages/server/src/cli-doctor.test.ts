@@ -60,7 +60,7 @@ describe('payrail doctor', () => {
     }
   });
 
-  it('says each wrong thing on a line and exits 1: a live URL without https, an unreachable relay, a key secret others can read', async () => {
+  it('says each wrong thing on a line and exits 1: a live URL without https, an unreachable relay, a key secret others can read, an open /metrics in live', async () => {
     const dataDir = join(root, 'wrong');
     await mkdir(dataDir);
     await writeFile(join(dataDir, 'key-secret'), 'k'.repeat(43));
@@ -73,12 +73,13 @@ describe('payrail doctor', () => {
       PAYRAIL_INSPECT: `ws://127.0.0.1:${port}`,
     });
     expect(result.code).toBe(1);
-    expect(result.out.split('\n').slice(-4)).toEqual([
-      'problems (3):',
+    expect(result.out.split('\n').slice(-5)).toEqual([
+      'problems (4):',
       `  - key secret: ${dataDir}/key-secret is readable by others (mode 644): chmod 600 it`,
       `  - PAYRAIL_INSPECT: the relay at ws://127.0.0.1:${port}/ does not accept connections ` +
         `(Error: connect ECONNREFUSED 127.0.0.1:${port}); the server keeps the last events until it does`,
       "  - PAYRAIL_PUBLIC_URL: http://pay.example.com is not https://: payers' checkout pages would travel unencrypted",
+      '  - PAYRAIL_METRICS_TOKEN: unset in live: /metrics answers whoever reaches it; set a token',
     ]);
   });
 

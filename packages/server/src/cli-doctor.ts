@@ -263,6 +263,15 @@ const publicUrlFinding = (config: ServerConfig): Finding => {
   return ok(check, `checkout_url is ${config.publicUrl}/checkout/<order_id>`);
 };
 
+/** In live, `/metrics` without a token tells anyone who reaches it the business's volumes. */
+const metricsFinding = (config: ServerConfig): Finding => {
+  const check = 'PAYRAIL_METRICS_TOKEN';
+  if (config.metricsToken !== undefined) return ok(check, 'set: /metrics asks for it');
+  return config.environment === 'live'
+    ? problem(check, 'unset in live: /metrics answers whoever reaches it; set a token')
+    : ok(check, 'unset: /metrics answers whoever reaches it (fine for the sandbox)');
+};
+
 const findingsOf = async (config: ServerConfig): Promise<Finding[]> => {
   const shownInspect =
     describeConfig(config).find((entry) => entry.name === 'PAYRAIL_INSPECT')?.value ?? '';
@@ -273,6 +282,7 @@ const findingsOf = async (config: ServerConfig): Promise<Finding[]> => {
     ...(await databaseFindings(config)),
     await inspectFinding(config, shownInspect),
     publicUrlFinding(config),
+    metricsFinding(config),
   ];
 };
 

@@ -107,6 +107,13 @@ describe('parseConfig', () => {
     });
     // The token is a secret: refused, it is still not echoed.
     expect(JSON.stringify(refused)).not.toContain('short-secret');
+    // Set but empty is refused, never taken for unset (which leaves /metrics open).
+    expect(parseConfig({ PAYRAIL_METRICS_TOKEN: '' }, '/')).toEqual({
+      ok: false,
+      errors: [
+        'PAYRAIL_METRICS_TOKEN must be at least 16 characters without spaces (or unset: /metrics answers whoever reaches it)',
+      ],
+    });
   });
 
   it('reads every variable', () => {

@@ -288,8 +288,9 @@ const readHttpTimeouts = (reading: Reading): ServerConfig['httpTimeouts'] => ({
 
 const readMetricsToken = ({ env, errors }: Reading): string | undefined => {
   const raw = env.PAYRAIL_METRICS_TOKEN;
-  if (raw === undefined || raw === '') return undefined;
-  // Never echoed: it is a secret.
+  if (raw === undefined) return undefined;
+  // Never echoed: it is a secret. Set but empty (a template that rendered nothing) is refused,
+  // not taken for "unset": that would open /metrics by accident.
   if (raw.length < minAdminTokenLength || /\s/.test(raw)) {
     errors.push(
       `PAYRAIL_METRICS_TOKEN must be at least ${minAdminTokenLength} characters without spaces ` +

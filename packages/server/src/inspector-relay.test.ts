@@ -2,6 +2,7 @@
  * `payrail inspect-relay`: the relay between payrail's inspector sender and the inspector page,
  * read as the Stately inspector reads it (`@statelyai/inspect`'s `createWebSocketReceiver`).
  */
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,6 +42,17 @@ const handshake = (url: string, headers: Record<string, string>): Promise<string
     ws.once('error', () => resolve('refused'));
   });
 
+/** The status of a GET of `page` sent with the given `Host` header (fetch would not send it). */
+const statusOf = (page: string, host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const sent = request(page, { headers: { host } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    sent.once('error', reject);
+    sent.end();
+  });
+
 describe('the inspector relay', () => {
   it('passes events from payrail to the inspector, and replays them to a page opened later', async () => {
     const relay = await startInspectorRelay({ port: 0 });
@@ -73,6 +85,13 @@ describe('the inspector relay', () => {
     expect(await handshake(relay.url, {})).toBe('open');
     expect(await handshake(relay.url, { Origin: `http://${host}` })).toBe('open');
     expect(await handshake(relay.url, { Origin: 'https://evil.example' })).toBe('403');
+    // DNS rebinding: a page of evil.example whose name now points here names itself in both.
+    const port = new URL(relay.page).port;
+    const rebound = { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}` };
+    expect(await handshake(relay.url, rebound)).toBe('403');
+    expect(await handshake(relay.url, { Host: `evil.example:${port}` })).toBe('403');
+    expect(await statusOf(relay.page, `evil.example:${port}`)).toBe(403);
+    expect(await statusOf(relay.page, `localhost:${port}`)).toBe(200);
   });
 });
 

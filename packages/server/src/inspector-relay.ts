@@ -31,18 +31,20 @@ const bridgePage = `<!doctype html>
 <iframe id="inspector" src="${inspectorUi}"></iframe>
 <script>
   const inspector = document.getElementById('inspector');
+  const inspectorOrigin = '${new URL(inspectorUi).origin}';
   const early = [];
   let ready = false;
   window.addEventListener('message', (message) => {
+    if (message.origin !== inspectorOrigin) return;
     if (message.data === null || typeof message.data !== 'object') return;
     if (message.data.type !== '@statelyai.connected') return;
     ready = true;
-    for (const event of early.splice(0)) inspector.contentWindow.postMessage(event, '*');
+    for (const event of early.splice(0)) inspector.contentWindow.postMessage(event, inspectorOrigin);
   });
   const relay = new WebSocket('ws://' + location.host);
   relay.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    if (ready) inspector.contentWindow.postMessage(event, '*');
+    if (ready) inspector.contentWindow.postMessage(event, inspectorOrigin);
     else early.push(event);
   };
   relay.onclose = () => {
@@ -69,10 +71,20 @@ export interface InspectorRelay {
   stop(): Promise<void>;
 }
 
+/**
+ * The names a request may give the relay in `Host`: its own address and the loopback names, with
+ * its port. Anything else is a page of another site whose name was rebound to this machine (DNS
+ * rebinding): it gets neither the page nor the events.
+ */
+const hostsOf = (host: string, port: number): ReadonlySet<string> =>
+  new Set([host, '127.0.0.1', 'localhost', '::1'].map((name) => `${hostInUrl(name)}:${port}`));
+
 /** A browser's WebSocket names the page that opened it: only the relay's own page may. */
-const sameOrigin = (request: IncomingMessage): boolean => {
+const sameOrigin = (request: IncomingMessage, hosts: ReadonlySet<string>): boolean => {
+  const named = request.headers.host ?? '';
+  if (!hosts.has(named)) return false;
   const origin = request.headers.origin;
-  return origin === undefined || origin === `http://${request.headers.host ?? ''}`;
+  return origin === undefined || origin === `http://${named}`;
 };
 
 const hostInUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
@@ -81,7 +93,13 @@ export const startInspectorRelay = async (
   options: InspectorRelayOptions = {},
 ): Promise<InspectorRelay> => {
   const host = options.host ?? '127.0.0.1';
+  let hosts: ReadonlySet<string> = new Set();
   const http = createServer((request, response) => {
+    if (!hosts.has(request.headers.host ?? '')) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('another host\n');
+      return;
+    }
     const found = request.method === 'GET' && (request.url === '/' || request.url === '');
     response.writeHead(found ? 200 : 404, {
       'content-type': found ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
@@ -91,7 +109,7 @@ export const startInspectorRelay = async (
   });
   const relay = new WebSocketServer({
     server: http,
-    verifyClient: ({ req }, done) => done(sameOrigin(req), 403, 'another origin'),
+    verifyClient: ({ req }, done) => done(sameOrigin(req, hosts), 403, 'another origin'),
   });
   const recent: string[] = [];
   relay.on('connection', (client) => {
@@ -119,6 +137,7 @@ export const startInspectorRelay = async (
   });
   const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
+  hosts = hostsOf(host, port);
   const at = `${hostInUrl(host)}:${port}`;
   return {
     url: `ws://${at}`,

@@ -34,7 +34,7 @@ export interface InspectorSenderOptions {
   readonly longestRetryMs?: number;
   /** Actors remembered to tell a new connection; default 10,000 (as many as the engine). */
   readonly actorLimit?: number;
-  /** Where the relay's going and coming back is said (stderr in `main`); never a credential. */
+  /** Where the relay's going and coming back is said (leveled log records in `main`); never a credential. */
   readonly log?: (line: string) => void;
 }
 
@@ -121,12 +121,18 @@ const actorBook = (limit: number) => {
 
 type ActorBook = ReturnType<typeof actorBook>;
 
+/**
+ * What may wait in a connection's send buffer: a relay that is connected but reads nothing (a
+ * stopped process) must not grow payrail's memory; past this, events are dropped for it.
+ */
+const maxBufferedBytes = 8 * 1024 * 1024;
+
 /** One open connection: it tells each actor before its first event, its parent first. */
 const connection = (socket: WebSocket, book: ActorBook) => {
   const told = new Set<string>();
   const write = (event: StatelyInspectionEvent): void => {
     const text = serialized(event);
-    if (text !== undefined) socket.send(text);
+    if (text !== undefined && socket.bufferedAmount < maxBufferedBytes) socket.send(text);
   };
   const introduce = (sessionId: string | undefined, depth: number): void => {
     if (sessionId === undefined || told.has(sessionId) || depth > 16) return;

@@ -3,6 +3,7 @@
  * stop, as the server drains, as the outbox fills past its bound, as the schema lacks a
  * migration and as the store goes away; never a 500, never an error's words.
  */
+import type { Store } from '@payrail/core';
 import { createMemoryStore } from '@payrail/store-memory';
 import {
   createPGliteStore,
@@ -18,6 +19,7 @@ import {
   postgresSkipped,
   sqlQuery,
 } from './process-load.test-support.js';
+import { readinessOf } from './readiness.js';
 
 const skipped = await postgresSkipped('the readiness test of migrations on PostgreSQL');
 
@@ -156,5 +158,34 @@ describe.skipIf(skipped)('/readyz of a payrail on a PostgreSQL server', () => {
       await payrail.stop();
       await store.close();
     }
+  });
+});
+
+describe('readiness against a store that never answers', () => {
+  it('fails the store check after its timeout, and asks the store once, not once per probe', async () => {
+    const memory = createMemoryStore();
+    let asked = 0;
+    // A database host that drops packets: the question is taken and never answered.
+    const silent: Store = {
+      ...memory,
+      transaction: () => {
+        asked += 1;
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const readiness = readinessOf({
+      store: silent,
+      loops: () => ({ timerLoop: true, dispatcher: true }),
+      serving: () => true,
+      maxOutboxBacklog: 0,
+      timeoutMs: 20,
+    });
+    for (let probe = 0; probe < 5; probe += 1) {
+      const answer = await readiness();
+      expect(answer.ready).toBe(false);
+      expect(answer.checks.store).toBe('failing');
+      expect(answer.checks.timer_loop).toBe('ok');
+    }
+    expect(asked).toBe(1);
   });
 });

@@ -54,13 +54,22 @@ const askStore = async (store: Store): Promise<StoreAnswers> => {
 
 const state = (ok: boolean): CheckState => (ok ? 'ok' : 'failing');
 
-/** The readiness of one payrail; calls made while one is under way share its answer. */
+/**
+ * The readiness of one payrail; calls made while one is under way share its answer. A store
+ * question still unanswered past the timeout is not asked again until it settles: a database that
+ * drops packets leaves one query waiting, not one more per probe.
+ */
 export const readinessOf = (sources: ReadinessSources): (() => Promise<Readiness>) => {
   let inFlight: Promise<Readiness> | undefined;
+  let asking: Promise<StoreAnswers> | undefined;
+  const ask = (): Promise<StoreAnswers> => {
+    asking ??= askStore(sources.store).finally(() => {
+      asking = undefined;
+    });
+    return asking;
+  };
   const evaluate = async (): Promise<Readiness> => {
-    const answers = await withinMs(askStore(sources.store), sources.timeoutMs ?? 2000).catch(
-      () => undefined,
-    );
+    const answers = await withinMs(ask(), sources.timeoutMs ?? 2000).catch(() => undefined);
     const loops = sources.loops();
     const { maxOutboxBacklog } = sources;
     const backlogOk =

@@ -55,6 +55,12 @@ describe('/healthz and /readyz', () => {
       status: 'ready',
       checks: { store: 'ok', migrations: 'ok' },
     });
+    // A load balancer's HEAD probe gets the same status, without a body.
+    for (const path of ['/healthz', '/readyz']) {
+      const head = await app.request(path, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+    }
   });
 
   it('answers 503 with the failing check named, and 503 (never 500) when readiness throws', async () => {
