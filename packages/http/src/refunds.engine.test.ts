@@ -54,11 +54,18 @@ describe.each(storesUnderTest)('refunds (real engine, $name)', (under) => {
         address,
       });
     const answers = await Promise.all([ask(), ask(), ask()]);
-    expect(answers.map((a) => a.body.message).sort()).toEqual([
-      'refund amount exceeds refundable amount 10.000000',
-      'refund amount exceeds refundable amount 10.000000',
-      'success',
-    ]);
+    const messages = answers.map((a) => a.body.message);
+    expect(messages.filter((message) => message === 'success')).toHaveLength(1);
+    // A loser is refused with a fact that holds once the winner committed: on a PostgreSQL
+    // store a loser may read the order before that commit and the balance after it, so either
+    // of the two true refusals may answer it (known item: a refusal is not re-checked against
+    // the versions it read). Never a second grant.
+    for (const message of messages.filter((message) => message !== 'success')) {
+      expect([
+        'refund amount exceeds refundable amount 10.000000',
+        'insufficient balance',
+      ]).toContain(message);
+    }
     const read = okData(await h.as(acme.token).get(`/payment/acquiring/orders/${orderId}`));
     expect(read.order.refunded_amount).toBe('20.000000');
     expect(read.refunds).toHaveLength(1);
