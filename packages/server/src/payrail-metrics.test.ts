@@ -6,32 +6,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adjustableClock, permissions } from '@payrail/engine';
-import { createMemoryStore } from '@payrail/store-memory';
 import { createPGliteStore, type PostgresStore } from '@payrail/store-postgres';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createPayrail, type Payrail, type PayrailOptions } from './create-payrail.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Payrail } from './create-payrail.js';
+import { embeddedPayrails } from './embedded-payrail.test-support.js';
 import { sampleValue } from './metrics-text.test-support.js';
 
-const keySecret = 'a secret of thirty-two bytes, ok';
 const adminToken = 'operator-token-for-the-metrics-test';
 
-const running: Payrail[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((payrail) => payrail.stop()));
-});
-
-const embed = async (options: Partial<PayrailOptions> = {}): Promise<Payrail> => {
-  const payrail = await createPayrail({
-    store: createMemoryStore(),
-    environment: 'sandbox',
-    keySecret,
-    adminToken,
-    log: () => undefined,
-    ...options,
-  });
-  running.push(payrail);
-  return payrail;
-};
+const embed = embeddedPayrails(adminToken);
 
 const call = async (
   payrail: Payrail,

@@ -10,8 +10,9 @@ import {
   createPostgresStore,
   type PostgresStore,
 } from '@payrail/store-postgres';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createPayrail, type Payrail, type PayrailOptions } from './create-payrail.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Payrail } from './create-payrail.js';
+import { embeddedPayrails } from './embedded-payrail.test-support.js';
 import {
   databaseUrl,
   dropSchema,
@@ -23,26 +24,9 @@ import { readinessOf } from './readiness.js';
 
 const skipped = await postgresSkipped('the readiness test of migrations on PostgreSQL');
 
-const keySecret = 'a secret of thirty-two bytes, ok';
 const adminToken = 'operator-token-for-the-readiness-test';
 
-const running: Payrail[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((payrail) => payrail.stop()));
-});
-
-const embed = async (options: Partial<PayrailOptions> = {}): Promise<Payrail> => {
-  const payrail = await createPayrail({
-    store: createMemoryStore(),
-    environment: 'sandbox',
-    keySecret,
-    adminToken,
-    log: () => undefined,
-    ...options,
-  });
-  running.push(payrail);
-  return payrail;
-};
+const embed = embeddedPayrails(adminToken);
 
 const probe = async (payrail: Payrail) => {
   const answer = await payrail.app.request('/readyz');
