@@ -6,7 +6,7 @@ import { createMemoryStore } from '@payrail/store-memory';
 import { afterEach } from 'vitest';
 import { createPayrail, type Payrail, type PayrailOptions } from './create-payrail.js';
 
-export const testKeySecret = 'a secret of thirty-two bytes, ok';
+const testKeySecret = 'a secret of thirty-two bytes, ok';
 
 /** `embed(options)` starts one; every one started is stopped after the test. */
 export const embeddedPayrails = (adminToken: string) => {
