@@ -333,6 +333,7 @@ export const errorCatalogue = {
   },
   request_required: { status: 400, code: 51, message: 'request required' },
   schema_required: { status: 400, code: 53, message: 'schema required' },
+  service_unavailable: { status: 503, code: 50, message: 'service unavailable' },
   split_batch_by_route: { status: 400, code: 53, message: 'split batch by route' },
   state_invalid: { status: 400, code: 51, message: 'fields.state invalid: length 2-60' },
   unauthorized: { status: 401, code: 61, message: 'unauthorized' },

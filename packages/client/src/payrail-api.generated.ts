@@ -790,6 +790,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listAccounts: {
@@ -923,6 +934,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listBalances: {
@@ -1010,6 +1032,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1127,6 +1160,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listWithdrawals: {
@@ -1232,6 +1276,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1370,6 +1425,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1567,6 +1633,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getStatementCsv: {
@@ -1650,6 +1727,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1772,6 +1860,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listPayoutMethods: {
@@ -1859,6 +1958,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1963,6 +2073,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getPayoutNetworkSchema: {
@@ -2046,6 +2167,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2237,6 +2369,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listPayouts: {
@@ -2374,6 +2517,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getPayout: {
@@ -2476,6 +2630,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2657,6 +2822,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   submitPayout: {
@@ -2774,6 +2950,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   cancelPayout: {
@@ -2885,6 +3072,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3010,6 +3208,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listBeneficiaries: {
@@ -3105,6 +3314,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3235,6 +3455,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getBeneficiary: {
@@ -3324,6 +3555,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3444,6 +3686,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listBeneficiaryAccounts: {
@@ -3540,6 +3793,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3655,6 +3919,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getBeneficiaryAccount: {
@@ -3745,6 +4020,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3860,6 +4146,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4011,6 +4308,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4288,6 +4596,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getOrder: {
@@ -4487,6 +4806,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listOrderPayments: {
@@ -4608,6 +4938,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4828,6 +5169,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listOrderRefunds: {
@@ -4954,6 +5306,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5130,6 +5493,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getRefund: {
@@ -5253,6 +5627,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5406,6 +5791,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getBatch: {
@@ -5504,6 +5900,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5620,6 +6027,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5760,6 +6178,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   approveBatch: {
@@ -5867,6 +6296,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5986,6 +6426,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   listWebhooks: {
@@ -6077,6 +6528,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6218,6 +6680,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   getWebhook: {
@@ -6318,6 +6791,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   deleteWebhook: {
@@ -6412,6 +6896,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6551,6 +7046,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   rotateWebhookSecret: {
@@ -6646,6 +7152,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6771,6 +7288,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   redeliverWebhookDelivery: {
@@ -6876,6 +7404,17 @@ export interface operations {
       /** @description `internal error` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description `service unavailable` */
+      503: {
+        headers: {
+          /** @description seconds until the request may be sent again (with the same idempotency key) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

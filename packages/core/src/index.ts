@@ -56,4 +56,5 @@ export type * from './ports/payout-executor.js';
 export type * from './ports/records.js';
 export * from './ports/store.js';
 export type * from './ports/store-oracle.js';
+export * from './ports/work-buckets.js';
 export * from './webhooks/webhook-envelope.js';

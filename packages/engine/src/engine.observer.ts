@@ -123,8 +123,12 @@ export const observingStore = (
   observer: EngineObserver,
   useCaseOf: () => string | undefined,
   kinds: ThrownKinds,
-): Store => ({
-  transaction: async (work) => {
+): Store => {
+  /** Runs one unit of work, telling the observer its outcome and then its committed transitions. */
+  const timed = async <T>(
+    run: () => Promise<T>,
+    committed: () => readonly CommittedTransition[],
+  ): Promise<T> => {
     const useCase = useCases.getStore() ?? useCaseOf() ?? 'other';
     let ended: ((end: UnitOfWorkEnded) => void) | undefined;
     safely(() => {
@@ -132,32 +136,53 @@ export const observingStore = (
     });
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
-    // A store may run `work` again after a transient conflict: only the last run committed.
-    let notes: CommittedTransition[] = [];
     try {
-      const result = await store.transaction(async (tx) => {
-        notes = [];
-        transitionsOf.set(tx, notes);
-        try {
-          return await work(tx);
-        } finally {
-          transitionsOf.delete(tx);
-        }
-      });
+      const result = await run();
       safely(() => ended?.({ outcome: 'committed', seconds: seconds() }));
-      for (const transition of notes) safely(() => observer.transitionCommitted?.(transition));
+      for (const transition of committed()) {
+        safely(() => observer.transitionCommitted?.(transition));
+      }
       return result;
     } catch (error) {
       safely(() => ended?.({ outcome: outcomeOf(error, kinds), seconds: seconds() }));
       throw error;
     }
-  },
-  ...(store.onWork === undefined
-    ? {}
-    : { onWork: (listener: () => void) => store.onWork?.(listener) ?? (() => {}) }),
-  claimEnvironment: (environment) => store.claimEnvironment(environment),
-  close: () => store.close(),
-});
+  };
+  return {
+    transaction: (work) => {
+      // A store may run `work` again after a transient conflict: only the last run committed.
+      let notes: CommittedTransition[] = [];
+      return timed(
+        () =>
+          store.transaction(async (tx) => {
+            notes = [];
+            transitionsOf.set(tx, notes);
+            try {
+              return await work(tx);
+            } finally {
+              transitionsOf.delete(tx);
+            }
+          }),
+        () => notes,
+      );
+    },
+    // A read (ADR 0054) is timed as a unit of work too; it commits no transition.
+    ...(store.read === undefined
+      ? {}
+      : {
+          read: (work) =>
+            timed(
+              () => store.read?.(work) ?? store.transaction(work),
+              () => [],
+            ),
+        }),
+    ...(store.onWork === undefined
+      ? {}
+      : { onWork: (listener: () => void) => store.onWork?.(listener) ?? (() => {}) }),
+    claimEnvironment: (environment) => store.claimEnvironment(environment),
+    close: () => store.close(),
+  };
+};
 
 /** Tells `observer` of a timer fired at `now`. */
 export const tellTimerFired = (

@@ -284,6 +284,10 @@ export const inspectingStore = (store: Store, inspector: EngineInspector): Store
       for (const note of notes) tellDecision(note);
       return result;
     },
+    // A read decides nothing, so there is nothing to note.
+    ...(store.read === undefined
+      ? {}
+      : { read: (work) => store.read?.(work) ?? store.transaction(work) }),
     ...(store.onWork === undefined
       ? {}
       : { onWork: (listener: () => void) => store.onWork?.(listener) ?? (() => {}) }),

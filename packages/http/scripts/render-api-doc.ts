@@ -102,12 +102,14 @@ const commonMerchantErrors: readonly ErrorKey[] = [
   'account_frozen',
   'rate_limit_exceeded',
   'internal_error',
+  'service_unavailable',
 ];
 const commonAdminErrors: readonly ErrorKey[] = [
   'unauthorized',
   'forbidden',
   'rate_limit_exceeded',
   'internal_error',
+  'service_unavailable',
 ];
 
 const errorTable = (keys: readonly ErrorKey[]): string[] => {
@@ -132,7 +134,7 @@ const ownErrorsOf = (route: Route): ErrorKey[] => {
       ? commonMerchantErrors
       : route.scope === 'admin'
         ? commonAdminErrors
-        : ['rate_limit_exceeded', 'internal_error'],
+        : ['rate_limit_exceeded', 'internal_error', 'service_unavailable'],
   );
   return errorKeysOf(route).filter((key) => !common.has(key));
 };
@@ -147,6 +149,8 @@ const kindMeanings: Readonly<Record<ErrorKind, string>> = {
   not_found: 'the object in the path is unknown or belongs to another merchant',
   rate_limit: 'too many requests for this key (`Retry-After` says when to come back)',
   internal: 'anything unexpected (no detail is shown)',
+  unavailable:
+    'the database cannot be reached right now, e.g. during a failover (`Retry-After` says when to come back; repeat with the same idempotency key)',
 };
 
 const renderStatusCodes = (): string =>
@@ -177,7 +181,7 @@ const renderCommonErrors = (): string =>
     '',
     `${code(catalogueError('forbidden').message)} names what is missing in a header (the message stays the interface's word and \`data\` stays \`null\`, ADR 0050): ${code(refusalHeaders.missingPermission)} lists the permissions the API key, or the operator's role, lacks (\`payment.payout.create, payment.payout.submit\`; \`admin.merchants.write\`), and ${code(refusalHeaders.productNotEnabled)} names the product the account has not enabled (\`payout\` or \`acquiring\`).`,
     '',
-    `The checkout calls and \`POST /upstream/acquiring/{provider}\` may answer ${code(catalogueError('rate_limit_exceeded').message)} (429/54, limited per client address) and ${code(catalogueError('internal_error').message)} (500/50) besides their own errors.`,
+    `The checkout calls and \`POST /upstream/acquiring/{provider}\` may answer ${code(catalogueError('rate_limit_exceeded').message)} (429/54, limited per client address), ${code(catalogueError('internal_error').message)} (500/50) and ${code(catalogueError('service_unavailable').message)} (503/50, with \`Retry-After\`) besides their own errors.`,
     '',
     unknownPathLine(),
   ].join('\n');

@@ -263,9 +263,9 @@ const answerFailures = (app: PayrailHono, log: (entry: InternalErrorLog) => void
   app.onError((error, c) => {
     // A request whose client left or was cut off mid-body (the request timeout) failed on the
     // client's side: nobody reads the answer, and a flood of slow clients must not fill the log.
-    if (c.req.raw.signal.aborted) return internalErrorAnswer(c);
+    if (c.req.raw.signal.aborted) return internalErrorAnswer(c, error);
     log(failureOf(c, error));
-    return internalErrorAnswer(c);
+    return internalErrorAnswer(c, error);
   });
 };
 

@@ -2,7 +2,13 @@
  * The `{code, message, data}` envelope (docs/spec/decisions.md §1). Every answer of the app goes through
  * `answer`, so status, code and message always come from the core's catalogue.
  */
-import { type AccessRefusal, errorEnvelope, type PayrailError, payrailError } from '@payrail/core';
+import {
+  type AccessRefusal,
+  errorEnvelope,
+  isStoreUnavailable,
+  type PayrailError,
+  payrailError,
+} from '@payrail/core';
 import type { Data, Outcome } from '@payrail/engine';
 import type { Context } from 'hono';
 
@@ -26,11 +32,20 @@ const refusalHeadersOf = (refusal: AccessRefusal): Readonly<Record<string, strin
     : { [refusalHeaders.productNotEnabled]: refusal.productNotEnabled };
 
 /**
+ * When a client may try again after `service unavailable` (ADR 0051): a failover finds the new
+ * primary within seconds, and a client that comes back sooner meets another 503, which costs
+ * the service one search at most (concurrent requests share it). One second keeps a waiting
+ * payment short without letting clients spin.
+ */
+const unavailableRetryAfterSeconds = 1;
+
+/**
  * The answer to a refused request: the catalogue's status and code, `data: null`; a `forbidden`
  * that knows what is missing names it in a header.
  */
 export const errorAnswer = (c: Context, error: PayrailError): Response => {
   c.header('Cache-Control', 'no-store');
+  if (error.kind === 'unavailable') c.header('Retry-After', String(unavailableRetryAfterSeconds));
   if (error.refusal !== undefined) {
     for (const [name, value] of Object.entries(refusalHeadersOf(error.refusal))) {
       c.header(name, value);
@@ -47,6 +62,15 @@ export const answer = (c: Context, outcome: Outcome<Data>): Response => {
   return c.json(successEnvelope(outcome.right), 200);
 };
 
-/** `internal error`: what a client sees of anything unexpected. */
-export const internalErrorAnswer = (c: Context): Response =>
-  errorAnswer(c, payrailError('internal_error'));
+/**
+ * `internal error`: what a client sees of anything unexpected; `service unavailable` (503,
+ * `Retry-After`) when the store could not reach its database (ADR 0051), so a client repeats
+ * the request (with its idempotency key) rather than report a bug.
+ */
+export const internalErrorAnswer = (c: Context, error?: unknown): Response =>
+  errorAnswer(
+    c,
+    isStoreUnavailable(error)
+      ? payrailError('service_unavailable')
+      : payrailError('internal_error'),
+  );

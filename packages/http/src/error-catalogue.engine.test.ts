@@ -15,6 +15,7 @@ import {
   errorPolicies,
   type PayrailError,
   payrailError,
+  StoreUnavailable,
   toTronAddress,
 } from '@payrail/core';
 import { type Engine, permissions } from '@payrail/engine';
@@ -302,6 +303,30 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
       const res = await app.request('/payment/account', {
         headers: { Authorization: `Bearer ${w.acme.token}` },
       });
+      return { status: res.status, body: await res.json(), headers: res.headers } as Answer;
+    },
+  },
+  service_unavailable: {
+    run: async (w) => {
+      // A store that cannot reach its database (a failover under way, ADR 0051).
+      const unreachable: Engine = {
+        ...w.h.engine,
+        accounts: {
+          ...w.h.engine.accounts,
+          current: () =>
+            Promise.reject(new StoreUnavailable('the database cannot be reached: ECONNREFUSED')),
+        },
+      };
+      const app = createApp({
+        engine: unreachable,
+        adminToken: operatorToken,
+        rateLimit: { requestsPerSecond: 0 },
+        logInternalError: () => undefined,
+      });
+      const res = await app.request('/payment/account', {
+        headers: { Authorization: `Bearer ${w.acme.token}` },
+      });
+      expect(res.headers.get('Retry-After')).toBe('1');
       return { status: res.status, body: await res.json(), headers: res.headers } as Answer;
     },
   },

@@ -3,6 +3,7 @@
  * unknown routes, the rate limit, unexpected failures; and a sample of the interface's messages
  * reached through HTTP with their status and code (memory store and PostgreSQL).
  */
+import { StoreUnavailable } from '@payrail/core';
 import { adjustableClock, createEngine } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -77,10 +78,18 @@ describe('what the HTTP layer adds (real engine)', () => {
   it('answers `internal error` and hides the failure when the store breaks', async () => {
     const store = createMemoryStore();
     let broken = false;
+    let unreachable = false;
     const failing = new Proxy(store, {
       get: (target, name, receiver) =>
-        name === 'transaction' && broken
-          ? () => Promise.reject(new Error('connection lost: UPDATE payouts SET secret'))
+        name === 'transaction' && (broken || unreachable)
+          ? () =>
+              Promise.reject(
+                unreachable
+                  ? new StoreUnavailable(
+                      'the database cannot be reached: connect ECONNREFUSED 10.0.0.7:5432',
+                    )
+                  : new Error('connection lost: UPDATE payouts SET secret'),
+              )
           : Reflect.get(target, name, receiver),
     });
     const logged: InternalErrorLog[] = [];
@@ -121,6 +130,23 @@ describe('what the HTTP layer adds (real engine)', () => {
     expect(text).not.toMatch(/UPDATE|connection|secret/);
     expect(logged.map((entry) => entry.path)).toEqual(['/payment/account']);
     expect(JSON.stringify(logged) + String(logged[0]?.error)).not.toContain(token);
+
+    // A store that cannot reach its database (a failover, ADR 0051): 503 with Retry-After,
+    // still hiding the failure, still logged.
+    unreachable = true;
+    const unavailable = await app.request('/payment/account', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const unavailableText = await unavailable.text();
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('Retry-After')).toBe('1');
+    expect(JSON.parse(unavailableText)).toEqual({
+      code: 50,
+      message: 'service unavailable',
+      data: null,
+    });
+    expect(unavailableText).not.toMatch(/ECONNREFUSED|10\.0\.0\.7/);
+    expect(logged.map((entry) => entry.path)).toEqual(['/payment/account', '/payment/account']);
   });
 });
 

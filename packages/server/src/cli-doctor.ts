@@ -8,8 +8,12 @@ import { existsSync } from 'node:fs';
 import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
-import { DataDirInUse, lockDataDir, type MigrationState } from '@payrail/store-postgres';
-import pg from 'pg';
+import {
+  DataDirInUse,
+  lockDataDir,
+  type MigrationState,
+  postgresPool,
+} from '@payrail/store-postgres';
 import type { CliIo } from './cli-commands.js';
 import {
   embeddedClusterOf,
@@ -38,25 +42,26 @@ const ok = (check: string, said: string): Finding => ({ state: 'ok', check, said
 const problem = (check: string, said: string): Finding => ({ state: 'problem', check, said });
 const skipped = (check: string, said: string): Finding => ({ state: 'skipped', check, said });
 
-/** How long a connection may take before the check says it cannot connect. */
-const connectTimeoutMs = 5_000;
-
 /** A PostgreSQL server: connects, asks its version. */
 const serverFindings = async (connectionString: string): Promise<Finding> => {
   const where = redactConnectionString(connectionString);
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
-  // A failed connection also emits `error`; the awaited connect() reports it.
-  client.on('error', () => undefined);
+  // The store's own pool: libpq's multi-host form finds the host the server would run on
+  // (ADR 0051), and a host that does not answer fails after the connect timeout.
+  const pool = postgresPool(connectionString, { max: 1 });
   try {
-    await client.connect();
-    const { rows } = await client.query<{ version: string }>(
-      "SELECT current_setting('server_version') AS version",
-    );
-    return ok('database', `PostgreSQL ${rows[0]?.version ?? '?'} answers at ${where}`);
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query<{ version: string }>({
+        text: "SELECT current_setting('server_version') AS version",
+      });
+      return ok('database', `PostgreSQL ${rows[0]?.version ?? '?'} answers at ${where}`);
+    } finally {
+      client.release();
+    }
   } catch (error) {
     return problem('database', `cannot connect to ${where}: ${errorSummary(error)}`);
   } finally {
-    await client.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
   }
 };
 

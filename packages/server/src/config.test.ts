@@ -150,6 +150,56 @@ describe('parseConfig', () => {
     });
   });
 
+  it('reads a read replica beside DATABASE_URL only, and shows it redacted (ADR 0054)', () => {
+    const primary = 'postgres://app:pw@db.internal:5432/payrail';
+    const replica = 'postgres://reader:s3cret@replica.internal:5432/payrail';
+    const config = configOf({ DATABASE_URL: primary, PAYRAIL_DATABASE_READ_URL: replica });
+    expect(config.database).toEqual({
+      kind: 'server',
+      connectionString: primary,
+      readConnectionString: replica,
+    });
+    const shown = describeConfig(config).find((e) => e.name === 'PAYRAIL_DATABASE_READ_URL');
+    expect(shown?.value).toBe('postgres://reader:***@replica.internal:5432/payrail');
+    expect(configOf({ DATABASE_URL: primary }).database).toMatchObject({
+      readConnectionString: undefined,
+    });
+    expect(errorsOf({ PAYRAIL_DATABASE_READ_URL: replica })).toEqual([
+      'PAYRAIL_DATABASE_READ_URL needs DATABASE_URL: the embedded database has no replica',
+    ]);
+    expect(
+      errorsOf({ DATABASE_URL: primary, PAYRAIL_DATABASE_READ_URL: 'mysql://r:s3cret@replica/db' }),
+    ).toEqual(['PAYRAIL_DATABASE_READ_URL must be a postgres:// or postgresql:// URL']);
+  });
+
+  it('reads where to LISTEN beside DATABASE_URL only: a direct URL, or none (ADR 0052)', () => {
+    const pooled = 'postgres://app:pw@pgbouncer.internal:6432/payrail';
+    const direct = 'postgres://app:s3cret@db.internal:5432/payrail';
+    const listenOf = (env: Record<string, string>) => {
+      const { database } = configOf(env);
+      return database.kind === 'server' ? database.listenConnectionString : 'embedded';
+    };
+    expect(listenOf({ DATABASE_URL: pooled })).toBeUndefined();
+    expect(listenOf({ DATABASE_URL: pooled, PAYRAIL_DATABASE_LISTEN_URL: direct })).toBe(direct);
+    expect(listenOf({ DATABASE_URL: pooled, PAYRAIL_DATABASE_LISTEN_URL: 'none' })).toBe(false);
+    const shown = (env: Record<string, string>) =>
+      describeConfig(configOf(env)).find((e) => e.name === 'PAYRAIL_DATABASE_LISTEN_URL')?.value;
+    expect(shown({ DATABASE_URL: pooled })).toBe('(unset: LISTEN on DATABASE_URL)');
+    expect(shown({ DATABASE_URL: pooled, PAYRAIL_DATABASE_LISTEN_URL: direct })).toBe(
+      'postgres://app:***@db.internal:5432/payrail',
+    );
+    expect(shown({ DATABASE_URL: pooled, PAYRAIL_DATABASE_LISTEN_URL: 'none' })).toMatch(
+      /^none \(no LISTEN/,
+    );
+    expect(shown({})).toBeUndefined();
+    expect(errorsOf({ PAYRAIL_DATABASE_LISTEN_URL: direct })).toEqual([
+      'PAYRAIL_DATABASE_LISTEN_URL needs DATABASE_URL: the embedded database is listened to directly',
+    ]);
+    expect(errorsOf({ DATABASE_URL: pooled, PAYRAIL_DATABASE_LISTEN_URL: 'off' })).toEqual([
+      'PAYRAIL_DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL, or none',
+    ]);
+  });
+
   it('allows insecure webhooks in the sandbox and refuses them in live', () => {
     expect(configOf({ PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1' }).allowInsecureWebhooks).toBe(true);
     expect(errorsOf({ PAYRAIL_ENV: 'live', PAYRAIL_ALLOW_INSECURE_WEBHOOKS: '1' })).toEqual([
@@ -400,6 +450,17 @@ describe('describeConfig', () => {
       'PAYRAIL_LOG_FORMAT',
     ]);
   });
+
+  it('names the replica and LISTEN settings only beside a DATABASE_URL (the embedded database has neither)', () => {
+    const names = describeConfig(
+      configOf({ DATABASE_URL: 'postgres://app@db.internal:5432/payrail' }),
+    ).map((e) => e.name);
+    expect(names.slice(names.indexOf('DATABASE_URL'), names.indexOf('DATABASE_URL') + 3)).toEqual([
+      'DATABASE_URL',
+      'PAYRAIL_DATABASE_READ_URL',
+      'PAYRAIL_DATABASE_LISTEN_URL',
+    ]);
+  });
 });
 
 describe('the startup description', () => {
@@ -422,6 +483,17 @@ describe('the startup description', () => {
     expect(defaultPublicUrl('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080');
     expect(defaultPublicUrl('0.0.0.0', 8080)).toBe('http://localhost:8080');
     expect(defaultPublicUrl('::1', 9000)).toBe('http://[::1]:9000');
+  });
+
+  it("takes libpq's multi-host DATABASE_URL, and redacts it keeping every host (ADR 0051)", () => {
+    const url = 'postgres://app:pw@db1:5432,db2:5433/payrail?target_session_attrs=read-write';
+    expect(configOf({ DATABASE_URL: url, PAYRAIL_KEY_SECRET: keySecret }).database).toMatchObject({
+      kind: 'server',
+      connectionString: url,
+    });
+    expect(redactConnectionString(url)).toBe(
+      'postgres://app:***@db1:5432,db2:5433/payrail?target_session_attrs=read-write',
+    );
   });
 
   it('redacts a connection string it cannot parse entirely', () => {

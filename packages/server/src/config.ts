@@ -25,7 +25,17 @@ export type DatabaseConfig =
       readonly engine: EmbeddedEngine;
       readonly directory: string;
     }
-  | { readonly kind: 'server'; readonly connectionString: string };
+  | {
+      readonly kind: 'server';
+      readonly connectionString: string;
+      /** `PAYRAIL_DATABASE_READ_URL`: a read replica for the reads that decide nothing (ADR 0054). */
+      readonly readConnectionString: string | undefined;
+      /**
+       * `PAYRAIL_DATABASE_LISTEN_URL` (ADR 0052): where the store LISTENs for other processes'
+       * work; undefined: DATABASE_URL itself; false (`none`): no LISTEN.
+       */
+      readonly listenConnectionString: string | false | undefined;
+    };
 
 export type KeySecretSource =
   | { readonly kind: 'env'; readonly secret: Uint8Array }
@@ -182,9 +192,45 @@ const readEmbeddedEngine = ({ env, errors }: Reading): EmbeddedEngine => {
   return 'postgres';
 };
 
+/** `PAYRAIL_DATABASE_READ_URL`: only beside a DATABASE_URL (the embedded database has no replica). */
+const readReplicaUrl = ({ env, errors }: Reading, server: boolean): string | undefined => {
+  const raw = env.PAYRAIL_DATABASE_READ_URL;
+  if (!present(raw)) return undefined;
+  if (!server) {
+    errors.push(
+      'PAYRAIL_DATABASE_READ_URL needs DATABASE_URL: the embedded database has no replica',
+    );
+  } else if (!isPostgresUrl(raw)) {
+    errors.push('PAYRAIL_DATABASE_READ_URL must be a postgres:// or postgresql:// URL');
+  }
+  return raw;
+};
+
+/**
+ * `PAYRAIL_DATABASE_LISTEN_URL`: only beside a DATABASE_URL. Behind a transaction-mode pooler
+ * (PgBouncer) it must be a direct URL to the server, or `none` (ADR 0052).
+ */
+const readListenUrl = ({ env, errors }: Reading, server: boolean): string | false | undefined => {
+  const raw = env.PAYRAIL_DATABASE_LISTEN_URL;
+  if (!present(raw)) return undefined;
+  if (!server) {
+    errors.push(
+      'PAYRAIL_DATABASE_LISTEN_URL needs DATABASE_URL: the embedded database is listened to directly',
+    );
+    return undefined;
+  }
+  if (raw.trim() === 'none') return false;
+  if (!isPostgresUrl(raw)) {
+    errors.push('PAYRAIL_DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL, or none');
+  }
+  return raw;
+};
+
 const readDatabase = (reading: Reading, dataDir: string): DatabaseConfig => {
   const raw = reading.env.DATABASE_URL;
   if (!present(raw)) {
+    readReplicaUrl(reading, false);
+    readListenUrl(reading, false);
     const engine = readEmbeddedEngine(reading);
     return { kind: 'embedded', engine, directory: embeddedDatabaseIn(dataDir, engine) };
   }
@@ -192,7 +238,12 @@ const readDatabase = (reading: Reading, dataDir: string): DatabaseConfig => {
     // Not echoed: a connection string usually carries a password.
     reading.errors.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
-  return { kind: 'server', connectionString: raw };
+  return {
+    kind: 'server',
+    connectionString: raw,
+    readConnectionString: readReplicaUrl(reading, true),
+    listenConnectionString: readListenUrl(reading, true),
+  };
 };
 
 const readDatabaseSchema = ({ env, errors }: Reading): string => {
@@ -497,20 +548,39 @@ const parseUrl = (raw: string): URL | undefined => {
   }
 };
 
+/** Stands in for libpq's host list while `URL` reads the rest of a connection string. */
+const hostListStandIn = 'payrail-host-list.invalid';
+
+/**
+ * A `postgres://` URL as `URL` reads it, libpq's multi-host form (`h1:5432,h2:5432`, ADR 0051)
+ * included: `URL` refuses a host list, so it reads a stand-in, and `hosts` is the list as written.
+ */
+const parsePostgresUrl = (raw: string): { url: URL; hosts: string } | undefined => {
+  const shape = /^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)([^/?#@]*,[^/?#@]*)(.*)$/s.exec(raw);
+  if (shape === null) {
+    const url = parseUrl(raw);
+    return url === undefined ? undefined : { url, hosts: url.host };
+  }
+  const [, head = '', hosts = '', rest = ''] = shape;
+  const url = parseUrl(`${head}${hostListStandIn}${rest}`);
+  return url === undefined ? undefined : { url, hosts };
+};
+
 const isPostgresUrl = (raw: string): boolean => {
-  const url = parseUrl(raw);
+  const url = parsePostgresUrl(raw)?.url;
   return url !== undefined && (url.protocol === 'postgres:' || url.protocol === 'postgresql:');
 };
 
 /** A connection string without its password: `postgres://app:***@db:5432/payrail`. */
 export const redactConnectionString = (raw: string): string => {
-  const url = parseUrl(raw);
-  if (url === undefined) return '<unparsable>';
+  const parsed = parsePostgresUrl(raw);
+  if (parsed === undefined) return '<unparsable>';
+  const { url, hosts } = parsed;
   if (url.password !== '') url.password = '***';
   for (const key of [...url.searchParams.keys()]) {
     if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
   }
-  return url.toString();
+  return url.toString().replace(hostListStandIn, hosts);
 };
 
 /**
@@ -588,6 +658,26 @@ const configLines: readonly {
       database.kind === 'server'
         ? redactConnectionString(database.connectionString)
         : `(unset: ${embeddedNames[database.engine]} in ${database.directory})`,
+  },
+  {
+    name: 'PAYRAIL_DATABASE_READ_URL',
+    show: ({ database }) =>
+      database.kind !== 'server'
+        ? undefined
+        : database.readConnectionString === undefined
+          ? '(unset: every read on DATABASE_URL)'
+          : redactConnectionString(database.readConnectionString),
+  },
+  {
+    name: 'PAYRAIL_DATABASE_LISTEN_URL',
+    show: ({ database }) =>
+      database.kind !== 'server'
+        ? undefined
+        : database.listenConnectionString === undefined
+          ? '(unset: LISTEN on DATABASE_URL)'
+          : database.listenConnectionString === false
+            ? "none (no LISTEN: other processes' work waits for the loops' due time and safety net)"
+            : redactConnectionString(database.listenConnectionString),
   },
   {
     name: 'PAYRAIL_EMBEDDED_DATABASE',

@@ -50,7 +50,17 @@ export const openConfiguredStore = async (
 ): Promise<PostgresStore> => {
   const { database, databaseSchema: schema } = config;
   if (database.kind === 'server') {
-    return createPostgresStore({ connectionString: database.connectionString, schema, ...opening });
+    return createPostgresStore({
+      connectionString: database.connectionString,
+      ...(database.readConnectionString === undefined
+        ? {}
+        : { readConnectionString: database.readConnectionString }),
+      ...(database.listenConnectionString === undefined
+        ? {}
+        : { listenConnectionString: database.listenConnectionString }),
+      schema,
+      ...opening,
+    });
   }
   if (database.engine === 'pglite') {
     return createPGliteStore({ dataDir: database.directory, schema, lockRemedy, ...opening });

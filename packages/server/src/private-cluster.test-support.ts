@@ -30,7 +30,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** The newest PostgreSQL of Debian's layout (`/usr/lib/postgresql/<major>/bin`). */
-const defaultBinDir = (): string | undefined => {
+export const defaultBinDir = (): string | undefined => {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const majors = readdirSync(root)

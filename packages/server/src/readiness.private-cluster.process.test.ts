@@ -113,7 +113,8 @@ describe.skipIf(missing !== undefined && !inCI)('/readyz follows the database', 
     expect(down.body.checks).toMatchObject({ store: 'failing', serving: 'ok', timer_loop: 'ok' });
     // No host, no error text: named checks only.
     expect(JSON.stringify(down.body)).not.toContain(String(cluster?.port));
-    expect(await createMerchant()).toBe(500);
+    // The API answers 503 with Retry-After meanwhile, never 500 (ADR 0051).
+    expect(await createMerchant()).toBe(503);
 
     await cluster?.start();
     const readyMs = await probeUntil(200, 10_000);

@@ -11,6 +11,7 @@ import {
   type OutboxPort,
   type Store,
   type StoreTransaction,
+  type TimerPort,
 } from '@payrail/core';
 import { runStoreConformance, type StoreHarness } from '@payrail/store-testkit';
 import { describe, it } from 'vitest';
@@ -205,6 +206,23 @@ const forgetfulEnvironment = wrapped((inner) => ({
   close: () => inner.close(),
 }));
 
+/** Claims ignore the buckets asked for (ADR 0053): every bucket, always. */
+const bucketBlindClaims = wrapped((inner) => ({
+  transaction: (work) =>
+    inner.transaction((tx) => {
+      const outbox: OutboxPort = {
+        ...tx.outbox,
+        claim: ({ buckets: _ignored, ...options }) => tx.outbox.claim(options),
+      };
+      const timers: TimerPort = {
+        ...tx.timers,
+        claimDue: ({ buckets: _ignored, ...options }) => tx.timers.claimDue(options),
+      };
+      return work({ ...tx, outbox, timers });
+    }),
+  close: () => inner.close(),
+}));
+
 /** A memory store whose `close()` keeps it open, so "reopening" it finds the same data. */
 const keptOpen = wrapped((inner) => ({
   transaction: (work) => inner.transaction(work),
@@ -256,6 +274,21 @@ describe('the conformance suite fails broken stores', () => {
       failed.some((t) => t.includes('model-based')),
       failed.join('\n'),
     );
+  });
+
+  it('a store whose claims ignore their buckets fails every claims-by-bucket test', async () => {
+    const failed = await failing(bucketBlindClaims, /work bucket/);
+    for (const title of [
+      'outbox: a claim for a bucket',
+      'timers: a claim for a bucket',
+      'disjoint buckets',
+    ]) {
+      assert.ok(
+        failed.some((t) => t.includes(title)),
+        `${title}\n${failed.join('\n')}`,
+      );
+    }
+    assert.deepEqual(await failing(createMemoryHarness, /work bucket/), []);
   });
 
   it('a store that orders ledger ties by journal id fails the posting-order tests and the model-based run', async () => {

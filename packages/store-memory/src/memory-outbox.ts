@@ -4,6 +4,7 @@
  */
 import {
   type ClaimOptions,
+  inWorkBuckets,
   type NewOutboxMessage,
   type OutboxMessage,
   type OutboxPort,
@@ -71,10 +72,16 @@ const enqueue = ({ state, undo }: OutboxAccess, messages: readonly NewOutboxMess
 
 const claim = (
   { state, undo }: OutboxAccess,
-  { worker, now, limit, leaseSeconds }: ClaimOptions,
+  { worker, now, limit, leaseSeconds, buckets }: ClaimOptions,
 ): OutboxMessage[] => {
+  // A queue is one business object's, so one account's: all of it is in one bucket.
   const claimed = headsOf(state)
-    .filter((s) => s.message.available_at <= now && !isLeaseActive(s.lease, now))
+    .filter(
+      (s) =>
+        s.message.available_at <= now &&
+        !isLeaseActive(s.lease, now) &&
+        inWorkBuckets(s.message.account_id, buckets),
+    )
     .slice(0, Math.max(0, limit));
   const lease = { worker, until: now + leaseSeconds };
   return leaseClaimed(undo, state.outbox, claimed, lease, (s) => ({

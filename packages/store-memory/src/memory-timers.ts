@@ -1,5 +1,5 @@
 /** Durable timers in memory: one per id, claimed with a lease so a crashed worker's claims lapse. */
-import type { ClaimOptions, TimerPort, TimerRecord } from '@payrail/core';
+import { type ClaimOptions, inWorkBuckets, type TimerPort, type TimerRecord } from '@payrail/core';
 import {
   claimableAt,
   compareIds,
@@ -14,10 +14,15 @@ import type { UndoLog } from './undo-log.js';
 const claimDue = (
   state: MemoryState,
   undo: UndoLog,
-  { worker, now, limit, leaseSeconds }: ClaimOptions,
+  { worker, now, limit, leaseSeconds, buckets }: ClaimOptions,
 ): TimerRecord[] => {
   const claimed = [...state.timers.values()]
-    .filter((stored) => stored.timer.due_at <= now && !isLeaseActive(stored.lease, now))
+    .filter(
+      (stored) =>
+        stored.timer.due_at <= now &&
+        !isLeaseActive(stored.lease, now) &&
+        inWorkBuckets(stored.timer.account_id, buckets),
+    )
     .sort(
       (a, b) => a.timer.due_at - b.timer.due_at || compareIds(a.timer.timer_id, b.timer.timer_id),
     )

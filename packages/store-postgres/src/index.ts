@@ -15,6 +15,8 @@ export {
 } from './embedded-postgres-store.js';
 /** @public What a schema has of the migrations (`payrail migrate --check`, readiness). */
 export { type MigrationState, migrationIds } from './migrations/migrate.js';
+/** @public The pool the server store makes of a connection string, multi-host form included (ADR 0051). */
+export { postgresPool } from './multi-host-pool.js';
 export { restrictToOwner } from './owner-only-files.js';
 /** @public A host may tell a rolled-back unit of work apart (docs/storage.md). */
 export { TransactionRolledBack } from './pg-pool.executor.js';

@@ -14,6 +14,7 @@ import {
   type SqlSession,
   type SqlValue,
 } from './sql-executor.js';
+import { classifyingLoss } from './store-unavailable.js';
 import { quoteIdent } from './table-layout.js';
 
 const identity = (text: string): string => text;
@@ -99,6 +100,13 @@ const sessionOf = (target: PostgresQueryable): SqlSession => ({
   },
 });
 
+/** The pool's own statements (outside any unit of work), a lost connection as `StoreUnavailable`. */
+const classifyingSession = (session: SqlSession): SqlSession => ({
+  query: <R extends object>(text: string, params?: readonly SqlValue[]) =>
+    classifyingLoss(() => session.query<R>(text, params)),
+  exec: (script) => classifyingLoss(() => session.exec(script)),
+});
+
 /** Thrown when PostgreSQL answered COMMIT with a rollback: a statement of the unit of work failed. */
 export class TransactionRolledBack extends Error {
   constructor() {
@@ -141,46 +149,113 @@ export interface PgPoolExecutorOptions {
   /** Whether `close()` ends the pool (true when the store created it). */
   readonly ownsPool: boolean;
   readonly retry?: RetryPolicy;
+  /**
+   * The settings of the LISTEN connection (`pg`'s client settings); default the pool's own.
+   * `false`: no LISTEN (ADR 0052), for a pool behind a transaction-mode pooler with no direct
+   * connection to the server.
+   */
+  readonly listenWith?: object | false;
 }
+
+/** The pause before a lost LISTEN connection is opened again, and the longest while it fails. */
+const relistenFirstPauseMs = 1_000;
+const relistenLongestPauseMs = 30_000;
 
 /**
  * A connection of its own, outside the pool (it is held for the store's life and must not take
- * a slot the units of work need), made from the pool's own settings.
+ * a slot the units of work need), made from `settings` when they are asked for: the pool's own,
+ * or a direct connection when the pool goes through a transaction-mode pooler (ADR 0052), which
+ * hands a LISTEN's server connection to other clients and never delivers its notifications.
  */
 const listen =
-  (pool: PostgresPool) =>
+  (settings: () => object) =>
   async (channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> => {
-    const client = new Client(pool.options);
-    let ended = false;
-    // A broken listening connection is dropped; an 'error' event with no listener would crash.
-    client.on('error', () => {
-      ended = true;
-      client.end().catch(() => undefined);
-    });
-    client.on('notification', (message) => {
-      if (message.channel === channel) onNotify(message.payload ?? '');
-    });
-    await client.connect();
-    try {
-      await client.query(`LISTEN ${quoteIdent(channel)}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    return async () => {
-      if (ended) return;
-      ended = true;
-      await client.end().catch(() => undefined);
+    let stopped = false;
+    let current: Client | undefined;
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    let pauseMs = relistenFirstPauseMs;
+    const open = async (): Promise<Client> => {
+      const client = new Client(settings());
+      // A broken listening connection is dropped; an 'error' event with no listener would crash.
+      client.on('error', () => lost(client));
+      client.on('end', () => lost(client));
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${quoteIdent(channel)}`);
+        return client;
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
     };
+    // A lost connection (the server restarted, a failover, ADR 0051) is opened again from
+    // `settings`, which name the current primary, after a pause that doubles while it fails.
+    // Work committed while nobody listened is told once the LISTEN is back (an empty sender).
+    const reopen = (): void => {
+      pending = setTimeout(() => {
+        pending = undefined;
+        open().then(
+          (client) => {
+            if (stopped) {
+              client.end().catch(() => undefined);
+              return;
+            }
+            current = client;
+            pauseMs = relistenFirstPauseMs;
+            onNotify('');
+          },
+          () => {
+            pauseMs = Math.min(pauseMs * 2, relistenLongestPauseMs);
+            if (!stopped) reopen();
+          },
+        );
+      }, pauseMs);
+      pending.unref?.();
+    };
+    const lost = (client: Client): void => {
+      if (stopped || current !== client) return;
+      current = undefined;
+      client.end().catch(() => undefined);
+      reopen();
+    };
+    current = await open();
+    return async () => {
+      stopped = true;
+      if (pending !== undefined) clearTimeout(pending);
+      const last = current;
+      current = undefined;
+      await last?.end().catch(() => undefined);
+    };
+  };
+
+/** LISTEN turned off: nothing to hear, nothing to close; other processes' work waits for the loops. */
+const listenNowhere = async (): Promise<() => Promise<void>> => async () => undefined;
+
+/**
+ * A lost connection is `StoreUnavailable` (ADR 0051), after the retries: only a conflict is run
+ * again, never a unit of work whose COMMIT may have reached the server.
+ */
+const classifiedTransactions = (
+  transaction: SqlExecutor['transaction'],
+): SqlExecutor['transaction'] =>
+  function classified<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
+    return classifyingLoss(() => transaction(work));
   };
 
 export const pgPoolExecutor = (
   pool: PostgresPool,
   options: PgPoolExecutorOptions,
 ): SqlExecutor => ({
-  ...sessionOf(pool),
-  transaction: retryingTransactions(runOnce(pool), options.retry ?? defaultRetryPolicy),
-  listen: listen(pool),
+  ...classifyingSession(sessionOf(pool)),
+  transaction: classifiedTransactions(
+    retryingTransactions(runOnce(pool), options.retry ?? defaultRetryPolicy),
+  ),
+  // Without LISTEN the store still NOTIFYs: other processes may listen on a direct connection.
+  listen:
+    options.listenWith === false ? listenNowhere : listen(() => options.listenWith || pool.options),
   poolUse: () => poolUseOf(pool),
   async close() {
     if (options.ownsPool) await pool.end();

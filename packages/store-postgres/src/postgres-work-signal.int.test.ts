@@ -2,12 +2,16 @@
  * `onWork` across processes: two stores on one schema (as two server processes) hear each
  * other's committed work through LISTEN/NOTIFY, never a rolled-back unit of work, never a store
  * on another schema; each hears its own work once; `close()` ends the listening connection.
+ * Behind PgBouncer in transaction mode (ADR 0052) they hear each other through a LISTEN on the
+ * server itself (`listenConnectionString`); with LISTEN off they still hear their own and still
+ * tell others.
  */
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverForTests, serverStores, serverUrl } from './postgres-harness.test-support.js';
 import { createPostgresStore } from './postgres-store.js';
 import { type PostgresStore, workChannelOf } from './sql-store.js';
+import { type PgBouncer, pgBouncerMissing, startPgBouncer } from './testing/index.js';
 
 const server = await serverForTests();
 
@@ -139,6 +143,96 @@ describe.skipIf(server.skip)('onWork on a PostgreSQL server', () => {
     }
   });
 });
+
+/** Outside CI a machine without pgbouncer skips these, with a message; in CI they fail. */
+const bouncerMissing = server.skip ? 'no server' : pgBouncerMissing();
+if (bouncerMissing !== undefined && process.env.CI !== 'true') {
+  console.warn(`PgBouncer cannot run here (${bouncerMissing}): its onWork tests are skipped`);
+}
+
+describe.skipIf(bouncerMissing !== undefined && process.env.CI !== 'true')(
+  'onWork behind PgBouncer in transaction mode',
+  () => {
+    const stores = serverStores();
+    let bouncer: PgBouncer;
+    let admin: Client;
+    beforeAll(async () => {
+      bouncer = await startPgBouncer({ server: serverUrl, poolSize: 4 });
+      admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+    });
+    afterAll(async () => {
+      await admin?.end();
+      await stores.close();
+      await bouncer?.stop();
+    });
+
+    const listeners = async (schema: string): Promise<number> => {
+      const { rows } = await admin.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1`,
+        [`LISTEN "${workChannelOf(schema)}"`],
+      );
+      return (rows[0] as { n: number }).n;
+    };
+
+    it("stores on PgBouncer that LISTEN on the server hear each other's commits", async () => {
+      const h = await stores.harness();
+      const through = (listenConnectionString: string) =>
+        createPostgresStore({
+          connectionString: bouncer.url,
+          schema: h.store.schema,
+          listenConnectionString,
+        });
+      const a = await through(serverUrl);
+      const b = await through(serverUrl);
+      try {
+        const heardByA = hear(a);
+        const heardByB = hear(b);
+        await expect.poll(() => listeners(h.store.schema), { timeout: 5000 }).toBe(2);
+        const woken = heardByA.next();
+        await b.transaction((tx) => tx.outbox.enqueue([message('ob_b1')]));
+        await woken;
+        expect(heardByA.count).toBe(1);
+        expect(heardByB.count).toBe(1);
+        heardByA.unsubscribe();
+        heardByB.unsubscribe();
+      } finally {
+        await a.close();
+        await b.close();
+        await h.close();
+      }
+    });
+
+    it('with LISTEN off a store opens no listening connection, hears its own work, and still tells others', async () => {
+      const h = await stores.harness();
+      const silent = await createPostgresStore({
+        connectionString: bouncer.url,
+        schema: h.store.schema,
+        listenConnectionString: false,
+      });
+      try {
+        const direct = hear(h.store);
+        const own = hear(silent);
+        await expect.poll(() => listeners(h.store.schema), { timeout: 5000 }).toBe(1);
+        const heardDirect = direct.next();
+        await silent.transaction((tx) => tx.outbox.enqueue([message('ob_s1')]));
+        expect(own.count).toBe(1);
+        await heardDirect;
+        expect(direct.count).toBe(1);
+        // Another's commit reaches the silent store only through its loops' safety net.
+        await h.store.transaction((tx) => tx.outbox.enqueue([message('ob_s2')]));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(own.count).toBe(1);
+        expect(await listeners(h.store.schema)).toBe(1);
+        direct.unsubscribe();
+        own.unsubscribe();
+      } finally {
+        await silent.close();
+        await h.close();
+      }
+    });
+  },
+);
 
 describe('the work channel', () => {
   it('is payrail_work_<schema> for a plain schema, else a hash within 63 bytes', () => {

@@ -13,7 +13,7 @@ import {
 } from '@payrail/core';
 import type { SqlValue } from './sql-executor.js';
 import { type UnitContext, uniqueFailureOf } from './sql-unit-of-work.js';
-import { quoteIdent, type TableLayout } from './table-layout.js';
+import { type ClaimedKey, platformAccount, quoteIdent, type TableLayout } from './table-layout.js';
 
 export type StoredRecord = RecordMeta & { readonly [field: string]: unknown };
 
@@ -77,7 +77,11 @@ const rowOf = (
   const data = JSON.stringify(record);
   const row = [
     id,
-    ...layout.columns.map((column) => columnValue(record[column])),
+    ...layout.columns.map((column) =>
+      column === layout.accountColumn
+        ? (columnValue(record[column]) ?? platformAccount)
+        : columnValue(record[column]),
+    ),
     record.created_at,
     record.updated_at,
     record.version,
@@ -144,13 +148,81 @@ const insertRecord = async (
   const { row, data } = rowOf(layout, record);
   const values = placeholders(row.length);
   values[values.length - 1] += '::jsonb';
-  const { rows } = await context.session.query(
-    `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')}) VALUES (${values.join(', ')})
-      ON CONFLICT DO NOTHING RETURNING 1 AS inserted`,
-    row,
-  );
+  const claim = claimOf(target, record);
+  const insert = `INSERT INTO ${table} (${columns.map(quoteIdent).join(', ')})`;
+  // A claimed key is claimed in the same statement; a claim taken inserts no record.
+  const { rows } =
+    claim === undefined
+      ? await context.session.query(
+          `${insert} VALUES (${values.join(', ')}) ON CONFLICT DO NOTHING RETURNING 1 AS inserted`,
+          row,
+        )
+      : await context.session.query(
+          `WITH claimed AS (${claim.insert(row.length)} RETURNING 1)
+           ${insert} SELECT ${values.join(', ')} WHERE EXISTS (SELECT 1 FROM claimed)
+           ON CONFLICT DO NOTHING RETURNING 1 AS inserted`,
+          [...row, ...claim.params],
+        );
   if (rows.length === 0) throw await collisionOf(target, record);
   return storedCopyOf(layout, data);
+};
+
+/** A record's claim of its claimed key (none when the table has none or the key holds a null). */
+interface Claim {
+  readonly key: ClaimedKey;
+  /** The key's values, then the account and the record's id. */
+  readonly params: readonly SqlValue[];
+  /** The claim's INSERT, its parameters numbered after `offset` others. */
+  readonly insert: (offset: number) => string;
+}
+
+const claimOf = ({ layout, context }: CollectionTable, record: StoredRecord): Claim | undefined => {
+  const key = layout.claimedKey;
+  if (key === undefined || layout.accountColumn === null) return undefined;
+  const values = key.fields.map((field) => columnValue(record[field]));
+  if (values.includes(null)) return undefined;
+  const account = columnValue(record[layout.accountColumn]) ?? platformAccount;
+  const id = idParam(layout, record[layout.spec.id]) ?? null;
+  const columns = [...key.fields, 'account_id', key.idColumn];
+  return {
+    key,
+    params: [...values, account, id],
+    insert: (offset) =>
+      `INSERT INTO ${context.table(key.table)} (${columns.map(quoteIdent).join(', ')})
+         VALUES (${placeholders(columns.length, offset).join(', ')}) ON CONFLICT DO NOTHING`,
+  };
+};
+
+/**
+ * Moves a record's claim to the key `record` holds once its row is updated (in the update's
+ * savepoint): a key claimed for another record refuses the update; the key it held is freed.
+ */
+const moveClaim = async (target: CollectionTable, record: StoredRecord): Promise<void> => {
+  const { layout, context } = target;
+  const key = layout.claimedKey;
+  if (key === undefined) return;
+  const claims = context.table(key.table);
+  const id = idParam(layout, record[layout.spec.id]) ?? null;
+  const claim = claimOf(target, record);
+  if (claim !== undefined) {
+    const { rows } = await context.session.query<{ record_id: string }>(
+      `WITH taken AS (${claim.insert(0)} RETURNING ${quoteIdent(key.idColumn)} AS record_id)
+       SELECT record_id FROM taken
+        UNION ALL
+       SELECT ${quoteIdent(key.idColumn)} AS record_id FROM ${claims}
+        WHERE ${key.fields.map((f, i) => `${quoteIdent(f)} = $${i + 1}`).join(' AND ')}`,
+      claim.params,
+    );
+    if (!rows.some((row) => row.record_id === id)) {
+      throw new StoreFailure('unique_violation', layout.spec.name, key.fields);
+    }
+  }
+  const held = claim?.params.slice(0, key.fields.length) ?? [];
+  await context.session.query(
+    `DELETE FROM ${claims} WHERE ${quoteIdent(key.idColumn)} = $1
+       ${held.length === 0 ? '' : `AND (${key.fields.map(quoteIdent).join(', ')}) <> (${placeholders(held.length, 1).join(', ')})`}`,
+    [id, ...held],
+  );
 };
 
 const getRecord = async (
@@ -201,13 +273,15 @@ const updateRecord = async (
     .slice(1)
     .map((column, i) => `${quoteIdent(column)} = $${i + 2}${column === 'data' ? '::jsonb' : ''}`);
   const { rows } = await context
-    .savepoint(() =>
-      context.session.query(
+    .savepoint(async () => {
+      const updated = await context.session.query(
         `UPDATE ${table} SET ${assignments.join(', ')}
           WHERE id = $1 AND version = $${row.length + 1} RETURNING 1 AS updated`,
         [...row, input.version],
-      ),
-    )
+      );
+      if (updated.rows.length > 0) await moveClaim(target, record);
+      return updated;
+    })
     .catch((error: unknown) => {
       // A unique violation is the port's failure.
       throw uniqueFailureOf(error, spec, layout.uniqueIndexes) ?? error;

@@ -20,6 +20,7 @@ import {
   type LedgerPort,
   type LedgerQuery,
   type MerchantPosting,
+  merchantBucketOf,
   merchantLedgerAccount,
   merchantPostingsOf,
   type Page,
@@ -93,14 +94,14 @@ const insertPostings = async (
   journal: Journal,
 ): Promise<void> => {
   if (journal.postings.length === 0) return;
-  const params: SqlValue[] = [journal.journalId];
+  const params: SqlValue[] = [journal.journalId, journal.accountId];
   const rows = journal.postings.map((posting, position) => {
     params.push(position, posting.ledgerAccount, posting.currency, posting.amount);
     const n = params.length;
-    return `($1, $${n - 3}, $${n - 2}, $${n - 1}, $${n}::numeric)`;
+    return `($1, $2, $${n - 3}, $${n - 2}, $${n - 1}, $${n}::numeric)`;
   });
   await session.query(
-    `INSERT INTO ${postings} (journal_id, position, ledger_account, currency, amount)
+    `INSERT INTO ${postings} (journal_id, account_id, position, ledger_account, currency, amount)
       VALUES ${rows.join(', ')}`,
     params,
   );
@@ -141,18 +142,22 @@ const applyToBalances = async (
 ): Promise<ReadonlyMap<string, Decimal>> => {
   const after = new Map<string, Decimal>();
   for (const [key, { account, currency, amount }] of bucketDeltasOf(journal)) {
-    const params = [account, currency, amount.toFixed()];
+    // The bucket's row is keyed by its account too (migration 0010).
+    const owner = merchantBucketOf(account)?.accountId ?? journal.accountId;
+    const params = [account, currency, amount.toFixed(), owner];
     const { rows } = amount.isNegative()
       ? await session.query<{ amount: string }>(
           `UPDATE ${balances} SET amount = amount + $3::numeric
-            WHERE ledger_account = $1 AND currency = $2 AND amount + $3::numeric >= 0
+            WHERE ledger_account = $1 AND currency = $2 AND account_id = $4
+              AND amount + $3::numeric >= 0
             RETURNING amount`,
           params,
         )
       : await session.query<{ amount: string }>(
-          `INSERT INTO ${balances} AS b (ledger_account, currency, amount)
-             VALUES ($1, $2, $3::numeric)
-           ON CONFLICT (ledger_account, currency) DO UPDATE SET amount = b.amount + excluded.amount
+          `INSERT INTO ${balances} AS b (ledger_account, currency, amount, account_id)
+             VALUES ($1, $2, $3::numeric, $4)
+           ON CONFLICT (ledger_account, currency, account_id)
+             DO UPDATE SET amount = b.amount + excluded.amount
            RETURNING amount`,
           params,
         );
@@ -308,10 +313,10 @@ const balancesOf = async (
             max(amount) FILTER (WHERE ledger_account = $1) AS available,
             max(amount) FILTER (WHERE ledger_account = $2) AS held
        FROM ${balances}
-      WHERE ledger_account IN ($1, $2)
+      WHERE account_id = $3 AND ledger_account IN ($1, $2)
       GROUP BY currency
       ORDER BY currency`,
-    [available, held],
+    [available, held, accountId],
   );
   return rows.map((row) => ({
     currency: row.currency,

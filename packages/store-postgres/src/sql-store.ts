@@ -10,6 +10,7 @@ import type {
   Environment,
   RecordMeta,
   Store,
+  StoreReads,
   StoreTransaction,
 } from '@payrail/core';
 import { type MigrationState, migrate, migrationState } from './migrations/migrate.js';
@@ -28,6 +29,8 @@ export interface PostgresStore extends Store {
   /** The schema holding every table of this store. */
   readonly schema: string;
   readonly closed: boolean;
+  /** On the read replica when the store has one (ADR 0054), else as `transaction` reads. */
+  read<T>(work: (tx: StoreReads) => Promise<T>): Promise<T>;
   onWork(listener: () => void): () => void;
   /** What the schema has of this payrail's migrations, read without writing anything. */
   migrationState(): Promise<MigrationState>;
@@ -193,6 +196,26 @@ const runUnit = <T>(
 };
 
 /**
+ * Runs `work` (reads only) as one transaction of `executor`, the read replica's or the primary's.
+ * On a hot standby every transaction is read-only, and a read cancelled by a conflict with
+ * recovery (SQLSTATE 40001) is run again like any serialization failure. Nothing is written, so
+ * nothing is told to `onWork` listeners.
+ */
+const runRead = <T>(
+  executor: SqlExecutor,
+  schema: string,
+  work: (tx: StoreReads) => Promise<T>,
+): Promise<T> =>
+  executor.transaction(async (session) => {
+    const handle = openUnit(session, schema);
+    try {
+      return await work(openTransaction(handle.context));
+    } finally {
+      await handle.end();
+    }
+  });
+
+/**
  * The environment the schema recorded first. Under READ COMMITTED a concurrent first claim
  * makes the insert wait, then do nothing; the select, a statement of its own, sees the row that
  * won.
@@ -227,21 +250,58 @@ const outboxBacklog = async (executor: SqlExecutor, schema: string): Promise<Out
   return { pending: row?.pending ?? 0, oldestCreatedAt: row?.oldest ?? undefined };
 };
 
-/** Migrates the schema, then answers the store; closes the executor if migrating fails. */
+/**
+ * Where a store's reads that decide nothing go (ADR 0054): a read replica's executor, and whether
+ * a read it cannot reach runs on the primary instead.
+ */
+export interface ReadReplica {
+  readonly executor: SqlExecutor;
+  /**
+   * Whether `error`, thrown by a read on the replica, says the replica could not be reached (so
+   * the read runs again on the primary) rather than what the read itself did.
+   */
+  readonly unreachable: (error: unknown) => boolean;
+}
+
+/**
+ * Migrates the schema, then answers the store; closes the executor (and the replica's) if
+ * migrating fails. The replica is never migrated: it replays the primary's schema.
+ */
 export const createSqlStore = async (
   executor: SqlExecutor,
   schema: string,
   options: MigrationOptions = {},
+  replica?: ReadReplica,
 ): Promise<PostgresStore> => {
   try {
     if (options.applyMigrations !== false) await migrate(executor, schema);
   } catch (error) {
     await executor.close().catch(() => undefined);
+    await replica?.executor.close().catch(() => undefined);
     throw error;
   }
   let closed = false;
   const running = new Set<Promise<unknown>>();
   const signal = workSignal(executor, schema);
+
+  const track = <T>(unit: Promise<T>): Promise<T> => {
+    running.add(unit);
+    const forget = (): void => {
+      running.delete(unit);
+    };
+    unit.then(forget, forget);
+    return unit;
+  };
+  /** On the replica; on the primary when there is none, or when the replica is unreachable. */
+  const read = async <T>(work: (tx: StoreReads) => Promise<T>): Promise<T> => {
+    if (replica === undefined) return runRead(executor, schema, work);
+    try {
+      return await runRead(replica.executor, schema, work);
+    } catch (error) {
+      if (!replica.unreachable(error)) throw error;
+      return runRead(executor, schema, work);
+    }
+  };
 
   const store: PostgresStore = {
     schema,
@@ -250,13 +310,11 @@ export const createSqlStore = async (
     },
     transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       if (closed) return Promise.reject(new Error('the PostgreSQL store is closed'));
-      const unit = runUnit(executor, schema, signal, work);
-      running.add(unit);
-      const forget = (): void => {
-        running.delete(unit);
-      };
-      unit.then(forget, forget);
-      return unit;
+      return track(runUnit(executor, schema, signal, work));
+    },
+    read<T>(work: (tx: StoreReads) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(new Error('the PostgreSQL store is closed'));
+      return track(read(work));
     },
     onWork: (listener) => signal.subscribe(listener),
     migrationState: () => migrationState(executor, schema),
@@ -273,6 +331,7 @@ export const createSqlStore = async (
       await Promise.allSettled([...running]);
       await signal.close();
       await executor.close();
+      await replica?.executor.close();
     },
   };
   internals.set(store, { executor, schema });

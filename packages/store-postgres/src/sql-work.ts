@@ -13,7 +13,7 @@ import type {
   TimerPort,
   TimerRecord,
 } from '@payrail/core';
-import { outboxDestinationKey } from '@payrail/core';
+import { outboxDestinationKey, workBucketCount, workBucketOf } from '@payrail/core';
 import { type SqlSession, type SqlValue, selectOne } from './sql-executor.js';
 import type { UnitContext } from './sql-unit-of-work.js';
 
@@ -40,7 +40,7 @@ const messageOf = (row: OutboxRow): OutboxMessage => ({
   created_at: row.created_at,
 });
 
-/** Rows per INSERT: 11 parameters each stays far below PostgreSQL's 65535. */
+/** Rows per INSERT: 12 parameters each stays far below PostgreSQL's 65535. */
 const enqueueChunk = 500;
 
 /** The outbox table in the unit of work's schema. */
@@ -60,6 +60,8 @@ const outboxTableOf = (context: UnitContext): OutboxTable => {
     isQueueHead: `NOT EXISTS (
       SELECT 1 FROM ${outbox} p
        WHERE p.status = 'pending'
+         AND p.account_id = o.account_id
+         AND p.bucket = o.bucket
          AND p.destination_key = o.destination_key
          AND p.business_type = o.business_type
          AND p.business_id = o.business_id
@@ -85,17 +87,18 @@ const enqueueRows = async (
       JSON.stringify(m.payload),
       m.available_at,
       m.created_at,
+      workBucketOf(m.account_id),
     );
-    const n = params.length - 11;
+    const n = params.length - 12;
     const p = (i: number): string => `$${n + i}`;
     return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::jsonb,
-        ${p(9)}::jsonb, 'pending', 0, ${p(10)}::bigint, ${p(11)}::bigint)`;
+        ${p(9)}::jsonb, 'pending', 0, ${p(10)}::bigint, ${p(11)}::bigint, ${p(12)}::smallint)`;
   });
   // Rows are inserted in list order, so `seq` keeps the enqueue order.
   const written = context.writingWork(
     `INSERT INTO ${outbox} (outbox_id, event_id, account_id, business_type, business_id,
           event_type, destination_key, destination, payload, status, attempts, available_at,
-          created_at)
+          created_at, bucket)
         VALUES ${rows.join(', ')}
         ON CONFLICT DO NOTHING`,
     params,
@@ -113,6 +116,22 @@ const enqueue = async (
 };
 
 /**
+ * `<alias>.bucket IN (...) AND ` for a claim given buckets (the integers are checked, then
+ * written into the statement, so the claim of every bucket keeps its one plan); `''` for a claim
+ * given none; `undefined` when the buckets given hold none of the work buckets.
+ */
+const bucketCondition = (
+  alias: string,
+  buckets: readonly number[] | undefined,
+): string | undefined => {
+  if (buckets === undefined) return '';
+  const valid = [...new Set(buckets)].filter(
+    (bucket) => Number.isInteger(bucket) && bucket >= 0 && bucket < workBucketCount,
+  );
+  return valid.length === 0 ? undefined : `${alias}.bucket IN (${valid.join(', ')}) AND `;
+};
+
+/**
  * A message is claimable when it is the oldest pending one of its queue (destination and
  * business object), due, and not under an active lease. The head test reads without
  * SKIP LOCKED, so a head locked by another claimer hides its whole queue instead of letting
@@ -121,13 +140,14 @@ const enqueue = async (
  */
 const claim = async (
   { context, outbox, isQueueHead }: OutboxTable,
-  { worker, now, limit, leaseSeconds }: ClaimOptions,
+  { worker, now, limit, leaseSeconds, buckets }: ClaimOptions,
 ): Promise<OutboxMessage[]> => {
-  if (limit <= 0) return [];
+  const inBuckets = bucketCondition('o', buckets);
+  if (limit <= 0 || inBuckets === undefined) return [];
   const { rows } = await context.session.query<OutboxRow>(
     `WITH heads AS (
-       SELECT o.outbox_id FROM ${outbox} o
-        WHERE o.status = 'pending'
+       SELECT o.outbox_id, o.account_id, o.bucket FROM ${outbox} o
+        WHERE ${inBuckets}o.status = 'pending'
           AND o.available_at <= $1::bigint
           AND (o.claimed_until IS NULL OR o.claimed_until <= $1::bigint)
           AND ${isQueueHead}
@@ -137,7 +157,8 @@ const claim = async (
      UPDATE ${outbox} AS m
         SET claimed_by = $3, claimed_until = $1::bigint + $4::bigint
        FROM heads
-      WHERE m.outbox_id = heads.outbox_id
+      WHERE m.outbox_id = heads.outbox_id AND m.account_id = heads.account_id
+        AND m.bucket = heads.bucket
      RETURNING m.seq, ${outboxColumns
        .split(',')
        .map((column) => `m.${column.trim()}`)
@@ -222,13 +243,12 @@ const setTimer = async (
   timer: TimerRecord,
 ): Promise<void> => {
   const { text, params } = context.writingWork(
-    `INSERT INTO ${timers} AS t (${timerColumns})
-       VALUES ($1, $2, $3, $4, $5, $6::bigint)
-     ON CONFLICT (timer_id) DO UPDATE SET
+    `INSERT INTO ${timers} AS t (${timerColumns}, bucket)
+       VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::smallint)
+     ON CONFLICT (timer_id, account_id, bucket) DO UPDATE SET
        name = excluded.name,
        business_type = excluded.business_type,
        business_id = excluded.business_id,
-       account_id = excluded.account_id,
        due_at = excluded.due_at,
        claimed_by = CASE WHEN t.due_at = excluded.due_at THEN t.claimed_by END,
        claimed_until = CASE WHEN t.due_at = excluded.due_at THEN t.claimed_until END`,
@@ -239,6 +259,7 @@ const setTimer = async (
       timer.business_id,
       timer.account_id,
       timer.due_at,
+      workBucketOf(timer.account_id),
     ],
   );
   await context.session.query(text, params);
@@ -247,21 +268,23 @@ const setTimer = async (
 const claimDue = async (
   session: SqlSession,
   timers: string,
-  { worker, now, limit, leaseSeconds }: ClaimOptions,
+  { worker, now, limit, leaseSeconds, buckets }: ClaimOptions,
 ): Promise<TimerRecord[]> => {
-  if (limit <= 0) return [];
+  const inBuckets = bucketCondition('d', buckets);
+  if (limit <= 0 || inBuckets === undefined) return [];
   const { rows } = await session.query<TimerRecord>(
     `WITH due AS (
-       SELECT timer_id FROM ${timers}
-        WHERE due_at <= $1::bigint
-          AND (claimed_until IS NULL OR claimed_until <= $1::bigint)
-        ORDER BY due_at, timer_id
+       SELECT d.timer_id, d.account_id, d.bucket FROM ${timers} d
+        WHERE ${inBuckets}d.due_at <= $1::bigint
+          AND (d.claimed_until IS NULL OR d.claimed_until <= $1::bigint)
+        ORDER BY d.due_at, d.timer_id
         LIMIT $2
         FOR UPDATE SKIP LOCKED)
      UPDATE ${timers} AS t
         SET claimed_by = $3, claimed_until = $1::bigint + $4::bigint
        FROM due
-      WHERE t.timer_id = due.timer_id
+      WHERE t.timer_id = due.timer_id AND t.account_id = due.account_id
+        AND t.bucket = due.bucket
      RETURNING t.timer_id, t.name, t.business_type, t.business_id, t.account_id, t.due_at`,
     [now, limit, worker, leaseSeconds],
   );

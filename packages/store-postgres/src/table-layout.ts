@@ -17,7 +17,68 @@ export interface TableLayout {
   readonly numericId: boolean;
   /** Unique index (or primary key) name -> the record fields it guards. */
   readonly uniqueIndexes: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The column naming the account a row belongs to, which every key of the table ends in
+   * (migration 0010, ADR 0053): `account_id`; `null` for a reference table. A row whose account is null (an audit record of a platform object) is
+   * filed under `platformAccount`.
+   */
+  readonly accountColumn: string | null;
+  /**
+   * A unique key kept across accounts by a reference table of its own instead of an index
+   * (`deposit_addresses (network, address)`), claimed in the same unit of work as the record.
+   */
+  readonly claimedKey?: ClaimedKey;
 }
+
+export interface ClaimedKey {
+  readonly table: string;
+  /** The key's fields: the claim table's primary key, in this order. */
+  readonly fields: readonly string[];
+  /** The claim's column holding the record's id (beside `account_id`). */
+  readonly idColumn: string;
+}
+
+/**
+ * The small, global tables (ADR 0053): copied whole to every node once the schema is
+ * distributed. Catalogue and configuration, the operators, the API keys (looked up by their id
+ * before the account is known), the merchants and their accounts (the directory every unit of
+ * work reads, rarely written), the deposit address claims, the environment and the migrations. Every other table is keyed by account (`shardKeyOf`).
+ */
+export const referenceTables: readonly string[] = [
+  'merchants',
+  'accounts',
+  'api_keys',
+  'payout_methods',
+  'payout_networks',
+  'payout_routes',
+  'operators',
+  'deposit_address_claims',
+  'store_environment',
+  'payrail_migrations',
+];
+
+/**
+ * The columns every primary key and unique index of a table keyed by account must hold: the
+ * account, and for the outbox and the timers also their work bucket, the column they are
+ * distributed by. The idempotency keys are keyed by their scope, which names their owner (no
+ * engine path writes them since issue 20).
+ */
+export const shardKeyOf = (table: string): readonly string[] => {
+  if (table === 'idempotency_keys') return ['scope'];
+  if (table === 'outbox' || table === 'timers') return ['account_id', 'bucket'];
+  return ['account_id'];
+};
+
+/** The account of an account-keyed row whose record names none: no account has it. */
+export const platformAccount = '';
+
+const claimedKeys: { readonly [N in CollectionName]?: ClaimedKey } = {
+  depositAddresses: {
+    table: 'deposit_address_claims',
+    fields: ['network', 'address'],
+    idColumn: 'address_id',
+  },
+};
 
 /** Columns holding integers; every other copied column is TEXT. */
 export const bigintColumns: { readonly [N in CollectionName]?: readonly string[] } = {
@@ -36,6 +97,12 @@ const layoutOf = (collection: CollectionName): TableLayout => {
   const copied = [spec.scope, ...spec.unique.flat(), ...spec.filters].filter(
     (field): field is string => field !== null && field !== spec.id,
   );
+  const accountColumn = referenceTables.includes(spec.name)
+    ? null
+    : (shardKeyOf(spec.name)[0] ?? null);
+  const keyed = (fields: readonly string[]): readonly string[] =>
+    accountColumn === null || fields.includes(accountColumn) ? fields : [...fields, accountColumn];
+  const claimedKey = claimedKeys[collection];
   return {
     collection,
     spec,
@@ -44,8 +111,10 @@ const layoutOf = (collection: CollectionName): TableLayout => {
     numericId: bigintColumns[collection]?.includes('id') ?? false,
     uniqueIndexes: new Map([
       [`${spec.name}_pkey`, [spec.id]],
-      ...spec.unique.map((fields) => [uniqueIndexName(spec.name, fields), fields] as const),
+      ...spec.unique.map((fields) => [uniqueIndexName(spec.name, keyed(fields)), fields] as const),
     ]),
+    accountColumn,
+    ...(claimedKey === undefined ? {} : { claimedKey }),
   };
 };
 

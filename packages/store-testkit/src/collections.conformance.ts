@@ -375,6 +375,38 @@ const interfaceUniqueness = (ctx: SuiteContext): void => {
     assert.equal(await h.oracle.count('acquiringOrders'), 2);
   });
 
+  test('deposit addresses: an address is held across accounts, by insert and by update', async (h) => {
+    const address = (n: number, account: string, value: string) => ({
+      ...recordFixtures.depositAddresses.build({ n, scope: account, createdAt: t0 }),
+      address: value,
+    });
+    await insertAll(h, 'depositAddresses', [address(1, 'acc_1', 'TADDR1')]);
+    await assertRefused(
+      insertAll(h, 'depositAddresses', [address(2, 'acc_2', 'TADDR1')]),
+      'unique_violation',
+      ['network', 'address'],
+    );
+    const [other] = await insertAll(h, 'depositAddresses', [address(3, 'acc_2', 'TADDR3')]);
+    assert.ok(other);
+    await assertRefused(
+      h.store.transaction((tx) =>
+        collectionOf(tx, 'depositAddresses').update({ ...other, address: 'TADDR1' } as AnyRecord),
+      ),
+      'unique_violation',
+      ['network', 'address'],
+    );
+    const holder = await h.store.transaction((tx) =>
+      tx.depositAddresses.findUnique({ network: 'TRON', address: 'TADDR1' }),
+    );
+    assert.equal(holder?.account_id, 'acc_1');
+    // Moving acc_2's record off TADDR3 frees it for acc_1.
+    await h.store.transaction((tx) =>
+      collectionOf(tx, 'depositAddresses').update({ ...other, address: 'TADDR4' } as AnyRecord),
+    );
+    await insertAll(h, 'depositAddresses', [address(5, 'acc_1', 'TADDR3')]);
+    assert.equal(await h.oracle.count('depositAddresses'), 3);
+  });
+
   test('string ids tie-break in binary order (as COLLATE "C"): po_B before po_a', async (h) => {
     await insertAll(h, 'payouts', [
       samplePayout({ n: 1, scope: 'acc_1', createdAt: t0 }, { payout_id: 'po_a' }),

@@ -17,6 +17,7 @@ import { outboxConformance } from './outbox.conformance.js';
 import { timersConformance } from './timers.conformance.js';
 import { unitOfWorkConformance } from './unit-of-work.conformance.js';
 import { wakeConformance } from './wake.conformance.js';
+import { workBucketsConformance } from './work-buckets.conformance.js';
 
 /**
  * What the suite leaves out and why, shown in the title of the suite itself: a runner has no
@@ -42,6 +43,7 @@ export const runStoreConformance = (options: ConformanceOptions): void => {
     describe('ledger', () => ledgerConformance(ctx));
     describe('outbox', () => outboxConformance(ctx));
     describe('timers', () => timersConformance(ctx));
+    describe('claims by work bucket', () => workBucketsConformance(ctx));
     describe('idempotency', () => idempotencyConformance(ctx));
     describe('unit of work', () => unitOfWorkConformance(ctx));
     describe('next due times and onWork', () => wakeConformance(ctx));

@@ -133,6 +133,7 @@ type Op = WriteOp | ReadOp | { readonly kind: 'aborted'; readonly ops: readonly 
 
 const small = (max: number) => fc.integer({ min: 0, max });
 const account = fc.constantFrom<Account>(0, 1);
+const accountOfPayout = (id: number): Account => (id % 2 === 0 ? 0 : 1);
 const worker = fc.constantFrom<0 | 1>(0, 1);
 const second = small(6).map((s) => t0 + s * 10);
 /** Journals share few seconds, so ties (listed in posting order, not id order) are common. */
@@ -140,15 +141,19 @@ const postingSecond = small(2).map((s) => t0 + s * 10);
 const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 
 const writeOp: fc.Arbitrary<WriteOp> = fc.oneof(
-  fc.record({
-    kind: fc.constant('insertPayout' as const),
-    id: small(5),
-    account,
-    ref: small(2),
-    crid: optional(small(1)),
-    createdAt: second,
-    status: fc.constantFrom(...statuses),
-  }),
+  // An id belongs to one account (ids are generated unique; a store keyed by account, ADR 0053,
+  // does not refuse one id under two accounts), so the id picks it: payouts of both accounts
+  // still collide on their references and client request ids.
+  fc
+    .record({
+      kind: fc.constant('insertPayout' as const),
+      id: small(5),
+      ref: small(2),
+      crid: optional(small(1)),
+      createdAt: second,
+      status: fc.constantFrom(...statuses),
+    })
+    .map((op) => ({ ...op, account: accountOfPayout(op.id) })),
   fc.record({
     kind: fc.constant('updatePayout' as const),
     id: small(5),
@@ -257,8 +262,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 const payoutId = (id: number) => `po_${id}`;
 const timerId = (business: number) => `order.expiry:ord_${business}`;
 
+/** A business object belongs to one account, as the engine's do, so its journal ids too. */
 const journalOf = (o: Extract<WriteOp, { kind: 'post' }>): Journal => {
-  const head = { accountId: accounts[o.account], businessId: `biz_${o.business}` };
+  const head = { accountId: accounts[o.account], businessId: `biz_${o.account}_${o.business}` };
   const amount = money('USD', o.amount);
   if (o.movement === 'deposit') return depositJournal(head, amount);
   if (o.movement === 'hold') return payoutHoldJournal(head, amount);

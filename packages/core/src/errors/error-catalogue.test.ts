@@ -295,6 +295,7 @@ describe('status and code (docs/spec/decisions.md §1)', () => {
     ['notify_webhook_id invalid or inactive', 400, 53],
     ['rate limit exceeded', 429, 54],
     ['internal error', 500, 50],
+    ['service unavailable', 503, 50],
     ['invalid EVM receiving address', 400, 51],
     ['expire_seconds must be between 60 and 10800', 400, 51],
     ['completed order cannot be closed', 400, 53],
@@ -339,7 +340,8 @@ describe('status and code (docs/spec/decisions.md §1)', () => {
       61: [401, 403],
       65: [404],
       54: [429],
-      50: [500],
+      // 503 `service unavailable` shares the interface's server-error code (ADR 0051).
+      50: [500, 503],
     };
     for (const [kind, policy] of Object.entries(errorPolicies)) {
       expect(allowed[policy.code], kind).toContain(policy.httpStatus);

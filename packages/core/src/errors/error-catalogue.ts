@@ -16,10 +16,11 @@ export type ErrorKind =
   | 'permission'
   | 'not_found'
   | 'rate_limit'
-  | 'internal';
+  | 'internal'
+  | 'unavailable';
 
 export interface ErrorPolicy {
-  readonly httpStatus: 400 | 401 | 403 | 404 | 429 | 500;
+  readonly httpStatus: 400 | 401 | 403 | 404 | 429 | 500 | 503;
   readonly code: 50 | 51 | 53 | 54 | 61 | 65;
   /** Whether the same request may succeed when repeated unchanged (the interface's Retry rules). */
   readonly retryable: boolean;
@@ -34,6 +35,9 @@ export const errorPolicies = {
   not_found: { httpStatus: 404, code: 65, retryable: false },
   rate_limit: { httpStatus: 429, code: 54, retryable: true },
   internal: { httpStatus: 500, code: 50, retryable: true },
+  // The database cannot be reached right now (ADR 0051): the interface's server-error code, with
+  // HTTP 503 and `Retry-After`, so a client knows to come back rather than report a bug.
+  unavailable: { httpStatus: 503, code: 50, retryable: true },
 } as const satisfies Record<ErrorKind, ErrorPolicy>;
 
 /** Where a message comes from: the interface itself, decisions.md, or payrail's own docs/adr. */
@@ -90,6 +94,7 @@ export const errorCatalogue = {
   account_not_found: entry('general', 'account not found', 'authentication'),
   account_frozen: entry('general', 'account frozen', 'permission'),
   internal_error: entry('general', 'internal error', 'internal'),
+  service_unavailable: entry('general', 'service unavailable', 'unavailable', 'payrail'),
   route_not_found: entry('general', 'route not found', 'not_found', 'payrail'),
   // Ids in the path whose object's own message already answers another status (a body id, a
   // credential): the path's id is named instead (docs/adr/0007).

@@ -1,7 +1,7 @@
 /**
  * The store port: what the engine needs to persist and query, and the unit of work that makes a
  * state change, its ledger postings, its outbox rows and its timers commit together or not at
- * all. Types only (plus the `StoreFailure` value stores throw); stores live in their own
+ * all. Types only (plus the `StoreFailure` and `StoreUnavailable` values stores throw); stores live in their own
  * packages and are graded by @payrail/store-testkit.
  */
 import type { Balance, Journal, MerchantBucket, RecordType } from '../ledger/ledger.js';
@@ -100,7 +100,8 @@ export interface LedgerQuery {
 export interface LedgerPort {
   /**
    * Posts a balanced journal. Throws `StoreFailure('duplicate_journal')` when its id was posted
-   * before, and `StoreFailure('insufficient_balance')` when a merchant bucket would go below
+   * before (journal ids name a business object's movement and a business object has one account,
+   * so a store keyed by account, ADR 0053, is only held to this within the journal's account), and `StoreFailure('insufficient_balance')` when a merchant bucket would go below
    * zero; either way nothing of it is written.
    */
   post(journal: Journal, at: number): Promise<void>;
@@ -160,6 +161,11 @@ export interface ClaimOptions {
    * leaseSeconds`), so a crashed worker's rows are claimed again.
    */
   readonly leaseSeconds: number;
+  /**
+   * Only rows whose account falls in one of these work buckets (`workBucketOf`, ADR 0053), so
+   * claimers can each take their own buckets (a shard's). Omitted: every bucket, in one claim.
+   */
+  readonly buckets?: readonly number[];
 }
 
 export interface OutboxPort {
@@ -239,6 +245,20 @@ export interface StoreTransaction extends Collections {
   readonly idempotency: IdempotencyPort;
 }
 
+/**
+ * The reads of a unit of work and nothing else (ADR 0054): a collection's `get`, `findUnique` and
+ * `list`, and the ledger's balances and records. A read replica can answer them; no write, no
+ * idempotency record and no claim is among them.
+ */
+export type CollectionReads<R extends RecordMeta> = Pick<
+  Collection<R>,
+  'get' | 'findUnique' | 'list'
+>;
+
+export type StoreReads = { readonly [N in CollectionName]: CollectionReads<RecordOf<N>> } & {
+  readonly ledger: Pick<LedgerPort, 'balances' | 'entries'>;
+};
+
 export interface Store {
   /**
    * Runs `work` as one unit of work: everything it wrote commits when it resolves and nothing
@@ -248,6 +268,13 @@ export interface Store {
    * end by throwing: a refused operation wrote nothing, but PostgreSQL aborts the transaction.
    */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, which only reads, where reads that decide nothing may be answered (ADR 0054): a
+   * read replica when the store has one, which may lag the primary by its replay lag; else as
+   * `transaction` does. Optional: without it the engine reads through `transaction`. Whatever
+   * moves money, checks a balance, an idempotency key or an API key reads through `transaction`.
+   */
+  read?<T>(work: (tx: StoreReads) => Promise<T>): Promise<T>;
   /**
    * Calls `listener` after a unit of work that enqueued outbox messages or set timers has
    * committed (never for one that rolled back; in this process, before `transaction`
@@ -295,5 +322,27 @@ export class StoreFailure extends Error {
 export const isStoreFailure = (error: unknown): error is StoreFailure =>
   error instanceof StoreFailure ||
   (typeof error === 'object' && error !== null && '_tag' in error && error._tag === 'StoreFailure');
+
+/**
+ * What a store throws when it cannot reach its database (ADR 0051): no host accepts writes, or
+ * the connection died during the unit of work. Nothing is known to have committed, nor known not
+ * to have: the caller answers `service unavailable` (503, `Retry-After`), and a client's repeat
+ * with the same idempotency key answers what committed, if anything did. Never a refusal, and
+ * never retried by the store once COMMIT may have reached the server.
+ */
+export class StoreUnavailable extends Error {
+  readonly _tag = 'StoreUnavailable';
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+export const isStoreUnavailable = (error: unknown): error is StoreUnavailable =>
+  error instanceof StoreUnavailable ||
+  (typeof error === 'object' &&
+    error !== null &&
+    '_tag' in error &&
+    error._tag === 'StoreUnavailable');
 
 export type { CollectionSpecs };

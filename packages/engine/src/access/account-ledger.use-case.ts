@@ -7,9 +7,9 @@ import {
   type LedgerEntry,
   LedgerListQuery,
   type LedgerQuery,
-  type StoreTransaction,
+  type StoreReads,
 } from '@payrail/core';
-import { orRefuse, unitOfWork } from '../command/command.handler.js';
+import { orRefuse, readUnit } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { ledgerEntryView } from './access.views.js';
@@ -23,7 +23,7 @@ import { pageView } from './list-pages.views.js';
  * have no merchant number, so only payouts have one.
  */
 export const payoutReferencesOf = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   accountId: string,
   entries: readonly LedgerEntry[],
 ): Promise<ReadonlyMap<string, string>> => {
@@ -47,7 +47,7 @@ const ledgerQuery = (caller: Caller, query: LedgerListQuery): LedgerQuery => ({
 });
 
 export const accountLedger = (deps: EngineDeps, caller: Caller, raw: Query) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     requirePermission(caller, 'payment.ledger.read');
     const query = orRefuse(decodeWith(LedgerListQuery)(raw));
     const page = await tx.ledger.entries(ledgerQuery(caller, query));

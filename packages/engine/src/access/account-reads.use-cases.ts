@@ -11,10 +11,10 @@ import {
   decodeWith,
   type FundingRecord,
   type ListQuery,
-  type StoreTransaction,
+  type StoreReads,
   WithdrawalListQuery,
 } from '@payrail/core';
-import { orRefuse, outcomeOf, unitOfWork } from '../command/command.handler.js';
+import { orRefuse, outcomeOf, readUnit } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { balancesAt } from '../statements/statement-records.store.js';
@@ -27,7 +27,7 @@ import { createdWithin, definedOf } from './list-filters.store.js';
 import { pageView } from './list-pages.views.js';
 
 /** The account's own read endpoints answer a frozen account too. */
-const loadAccount = (tx: StoreTransaction, caller: Caller) => callerAccount(tx, caller, 'allowed');
+const loadAccount = (tx: StoreReads, caller: Caller) => callerAccount(tx, caller, 'allowed');
 
 /**
  * The account as the key check read it when that read is still fresh (ADR 0029: at most
@@ -42,14 +42,14 @@ const currentAccount = async (deps: EngineDeps, keyChecks: KeyCheckCache, caller
       return { account: accountView(checked) };
     });
   }
-  return unitOfWork(deps.store, async (tx) => {
+  return readUnit(deps.store, async (tx) => {
     requirePermission(caller, 'payment.account.read');
     return { account: accountView(await loadAccount(tx, caller)) };
   });
 };
 
 const listAccounts = (deps: EngineDeps, caller: Caller, raw: Query) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     requirePermission(caller, 'payment.account.read');
     const query = orRefuse(decodeWith(AccountListQuery)(raw));
     const page = await tx.accounts.list({
@@ -67,7 +67,7 @@ const listAccounts = (deps: EngineDeps, caller: Caller, raw: Query) =>
  * With `at`, each as it stood at the end of that second (ADR 0045).
  */
 const balances = (deps: EngineDeps, caller: Caller, raw: Query) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     requirePermission(caller, 'payment.wallet.read');
     const query = orRefuse(decodeWith(BalanceListQuery)(raw));
     const account = await loadAccount(tx, caller);
@@ -100,7 +100,7 @@ const fundingListQuery = (
 const fundingList =
   (collection: 'deposits' | 'withdrawals', codec: typeof DepositListQuery) =>
   (deps: EngineDeps, caller: Caller, raw: Query) =>
-    unitOfWork(deps.store, async (tx) => {
+    readUnit(deps.store, async (tx) => {
       requirePermission(caller, 'payment.wallet.read');
       const query = orRefuse(decodeWith(codec)(raw));
       const page = await tx[collection].list(fundingListQuery(caller, query));

@@ -8,7 +8,7 @@ import {
   type ListQuery,
   payrailError,
   type RecordMeta,
-  type StoreTransaction,
+  type StoreReads,
 } from '@payrail/core';
 import { refuse } from '../command/command.handler.js';
 import type { Caller } from '../engine.api.js';
@@ -28,7 +28,7 @@ export type FrozenAccountPolicy = 'refused' | 'allowed';
  * frozen`), and it has `product` enabled when one is named (else `forbidden`).
  */
 export const callerAccount = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   caller: Caller,
   frozen: FrozenAccountPolicy,
   product?: Product,
@@ -45,7 +45,7 @@ const pageSize = 100;
 
 /** Every record a query matches, page after page, in the query's `sort` (the store's default: newest first). */
 export const listAll = async <R extends RecordMeta>(
-  collection: Collection<R>,
+  collection: Pick<Collection<R>, 'list'>,
   query: Omit<ListQuery<R>, 'limit' | 'offset'>,
 ): Promise<readonly R[]> => {
   const items: R[] = [];

@@ -18,6 +18,7 @@ import {
   payrailError,
   persistOrder,
   restoreOrder,
+  type StoreReads,
   type StoreTransaction,
 } from '@payrail/core';
 import {
@@ -55,7 +56,7 @@ export const loadedOrderOf = (record: AcquiringOrderRecord): LoadedOrder => ({
 
 /** The order, if it exists (and, with `scope`, belongs to that merchant account). */
 export const findOrder = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   orderId: string,
   scope?: string,
 ): Promise<LoadedOrder | undefined> => {

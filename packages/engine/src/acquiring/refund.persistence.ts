@@ -14,6 +14,7 @@ import {
   persistRefund,
   refundStatusOf,
   restoreRefund,
+  type StoreReads,
   type StoreTransaction,
 } from '@payrail/core';
 import { listAll } from '../access/caller-account.store.js';
@@ -59,7 +60,7 @@ export const refundOfClientId = async (
 
 /** The refunds of an order, oldest first. */
 export const refundsOfOrder = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   accountId: string,
   orderId: string,
 ): Promise<readonly LoadedRefund[]> =>

@@ -28,6 +28,7 @@ import {
   type RefundExecutionRequest,
   type RefundType,
   refundStatusOf,
+  type StoreReads,
   type StoreTransaction,
   type TimerRecord,
 } from '@payrail/core';
@@ -40,9 +41,9 @@ import {
   handle,
   type Outcome,
   orRefuse,
+  readUnit,
   refuse,
   unguarded,
-  unitOfWork,
 } from '../command/command.handler.js';
 import type { Caller, Operator } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
@@ -211,14 +212,14 @@ export const createRefund = async (
 };
 
 /** An acquiring read: `payment.acquiring.read`, on an account with acquiring (frozen may read). */
-const readable = async (tx: StoreTransaction, caller: Caller) => {
+const readable = async (tx: StoreReads, caller: Caller) => {
   requirePermission(caller, 'payment.acquiring.read');
   await callerAccount(tx, caller, 'allowed', 'acquiring');
 };
 
 /** `GET /payment/acquiring/refunds/{refund_id}`; another merchant's is `refund not found`. */
 export const getRefund = (deps: EngineDeps, caller: Caller, refundId: string) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     await readable(tx, caller);
     const refund = await refundRepository.load(tx, refundId, caller.account_id);
     return { refund: acquiringRefundView(refund.snapshot) };
@@ -226,7 +227,7 @@ export const getRefund = (deps: EngineDeps, caller: Caller, refundId: string) =>
 
 /** `GET /payment/acquiring/orders/{order_id}/refunds`: every refund of the order, oldest first. */
 export const orderRefunds = (deps: EngineDeps, caller: Caller, orderId: string) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     await readable(tx, caller);
     await orderRepository.load(tx, orderId, caller.account_id);
     const items = (await refundsOfOrder(tx, caller.account_id, orderId)).map((refund) =>

@@ -226,6 +226,10 @@ export const auditingStore = (store: Store, clock: Clock): Store => ({
     if (recorded) state.recorded = true;
     return result;
   },
+  // A read writes nothing, so there is nothing to record.
+  ...(store.read === undefined
+    ? {}
+    : { read: (work) => store.read?.(work) ?? store.transaction(work) }),
   ...(store.onWork === undefined
     ? {}
     : { onWork: (listener: () => void) => store.onWork?.(listener) ?? (() => {}) }),

@@ -55,6 +55,7 @@ import {
   payoutRefusalOf,
   refundRefusalOf,
   type Store,
+  type StoreReads,
   type StoreTransaction,
   start,
   type TimerName,
@@ -118,6 +119,30 @@ export const unitOfWork = async <T>(
 ): Promise<Outcome<T>> => {
   try {
     return E.right(await store.transaction(work));
+  } catch (error) {
+    if (error instanceof Refused) return E.left(error.error);
+    throw error;
+  }
+};
+
+/** The store's `read`, or `transaction` for a store without one. */
+export const readsOf =
+  (store: Store) =>
+  <T>(work: (tx: StoreReads) => Promise<T>): Promise<T> =>
+    store.read === undefined ? store.transaction(work) : store.read(work);
+
+/**
+ * A use case that only reads and decides nothing (ADR 0054): the store's `read`, which a read
+ * replica may answer, else a unit of work as `unitOfWork` runs it. Its work sees the store's
+ * reads only, so it cannot write; whatever moves money, or checks a balance, an idempotency key or
+ * an API key, runs through `unitOfWork` on the primary instead.
+ */
+export const readUnit = async <T>(
+  store: Store,
+  work: (tx: StoreReads) => Promise<T>,
+): Promise<Outcome<T>> => {
+  try {
+    return E.right(await readsOf(store)(work));
   } catch (error) {
     if (error instanceof Refused) return E.left(error.error);
     throw error;
@@ -402,7 +427,7 @@ export interface Repository<S, E, I, L extends Loaded<S>, Extra> {
   /** The business id (payout, order or batch id). */
   readonly idOf: (snapshot: S) => string;
   /** The object, or its `<x> not found` refusal (another merchant's included, with `scope`). */
-  readonly load: (tx: StoreTransaction, id: string, scope?: string) => Promise<L>;
+  readonly load: (tx: StoreReads, id: string, scope?: string) => Promise<L>;
   readonly insert: (tx: StoreTransaction, snapshot: S, extra: Extra) => Promise<L>;
   /** Writes `next` over `loaded`'s version (a lost race is a store conflict). */
   readonly save: (tx: StoreTransaction, loaded: L, next: S) => Promise<L>;

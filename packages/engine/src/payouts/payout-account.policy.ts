@@ -2,14 +2,14 @@
  * The merchant's account for the merchant's acts on payouts, checked in the unit of work that
  * decides: permissions, then an existing, unfrozen account with payouts enabled.
  */
-import type { AccountRecord, StoreTransaction } from '@payrail/core';
+import type { AccountRecord, StoreReads, StoreTransaction } from '@payrail/core';
 import { type Permission, requirePermission } from '../access/access-control.policy.js';
 import { callerAccount } from '../access/caller-account.store.js';
 import type { Caller } from '../engine.api.js';
 
 /** Permissions, then the account: it must exist, not be frozen, and have payouts enabled. */
 export const payoutAccount = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   caller: Caller,
   ...permissions: Permission[]
 ): Promise<AccountRecord> => {

@@ -11,13 +11,13 @@ import { deliveryView } from '../access/access.views.js';
 import { requirePermission } from '../access/access-control.policy.js';
 import { callerAccount } from '../access/caller-account.store.js';
 import { pageView } from '../access/list-pages.views.js';
-import { orRefuse, refuse, unitOfWork } from '../command/command.handler.js';
+import { orRefuse, readUnit, refuse } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 
 export const payoutDeliveries =
   (deps: EngineDeps) => (caller: Caller, payoutId: string, raw: Query) =>
-    unitOfWork(deps.store, async (tx) => {
+    readUnit(deps.store, async (tx) => {
       requirePermission(caller, 'payment.payout.read');
       await callerAccount(tx, caller, 'refused', 'payout');
       const query = orRefuse(decodeWith(PageQuery)(raw));

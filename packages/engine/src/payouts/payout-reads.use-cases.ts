@@ -10,14 +10,14 @@ import {
   payoutResourceOf,
 } from '@payrail/core';
 import { pageView } from '../access/list-pages.views.js';
-import { orRefuse, unitOfWork } from '../command/command.handler.js';
+import { orRefuse, readUnit } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { loadedPayoutOf, payoutRepository } from './payout.persistence.js';
 import { payoutAccount } from './payout-account.policy.js';
 
 export const getPayout = (deps: EngineDeps, caller: Caller, payoutId: string) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     await payoutAccount(tx, caller, 'payment.payout.read');
     const { snapshot } = await payoutRepository.load(tx, payoutId, caller.account_id);
     return { payout: payoutResourceOf(snapshot) };
@@ -33,7 +33,7 @@ const whereOf = (q: PayoutListFilter) => ({
 });
 
 export const listPayouts = (deps: EngineDeps, caller: Caller, query: Query) =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     await payoutAccount(tx, caller, 'payment.payout.read');
     const q = orRefuse(decodeWith(PayoutListQuery)(query));
     const page = await tx.payouts.list({

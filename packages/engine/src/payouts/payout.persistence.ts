@@ -18,6 +18,7 @@ import {
   payrailError,
   persistPayout,
   restorePayout,
+  type StoreReads,
   type StoreTransaction,
 } from '@payrail/core';
 import {
@@ -80,7 +81,7 @@ const newPayoutRecord = (snapshot: PayoutSnapshot, extra: NewPayout): NewRecord<
 
 /** The caller's payout, or `payout not found` (another merchant's payout included). */
 const loadPayout = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   payoutId: string,
   accountId?: string,
 ): Promise<LoadedPayout> => {

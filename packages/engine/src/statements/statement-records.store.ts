@@ -11,7 +11,7 @@ import {
   formatAmount,
   type LedgerEntry,
   type MerchantBucket,
-  type StoreTransaction,
+  type StoreReads,
   statementTally,
 } from '@payrail/core';
 import type { Period } from './statement-period.policy.js';
@@ -23,7 +23,7 @@ type Buckets = Readonly<Record<MerchantBucket, string>>;
 
 /** The bucket's balance after its last record created at or before `at`; zero if none. */
 const bucketBalanceAt = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   where: { readonly accountId: string; readonly currency: Currency },
   bucket: MerchantBucket,
   at: number,
@@ -44,7 +44,7 @@ const bucketBalanceAt = async (
 
 /** Both buckets of one currency at the end of second `at` (a negative `at`: before any record). */
 const bucketsAt = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   accountId: string,
   currency: Currency,
   at: number,
@@ -60,7 +60,7 @@ const bucketsAt = async (
 
 /** A statement's opening balances: each bucket as it stood before the period's first second. */
 export const openingBalances = (
-  tx: StoreTransaction,
+  tx: StoreReads,
   accountId: string,
   currency: Currency,
   period: Period,
@@ -72,7 +72,7 @@ export const openingBalances = (
  * `at` adds up to.
  */
 export const balancesAt = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   accountId: string,
   at: number,
 ): Promise<readonly Balance[]> => {
@@ -84,7 +84,7 @@ export const balancesAt = async (
 };
 
 /** Runs one read: in the caller's unit of work, or in a unit of work of its own per page. */
-export type Reader = <T>(read: (tx: StoreTransaction) => Promise<T>) => Promise<T>;
+export type Reader = <T>(read: (tx: StoreReads) => Promise<T>) => Promise<T>;
 
 export interface PeriodOf {
   readonly accountId: string;
@@ -132,7 +132,7 @@ export async function* periodRecords(
  * the buckets' statements and how many records the period holds.
  */
 export const periodStatement = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   of: PeriodOf,
   see: (record: LedgerEntry, n: number) => void = () => undefined,
 ): Promise<{ readonly statements: BucketStatements; readonly records: number }> => {

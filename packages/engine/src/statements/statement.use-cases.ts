@@ -10,14 +10,14 @@ import {
   type LedgerEntryView,
   StatementExportQuery,
   StatementQuery,
-  type StoreTransaction,
+  type StoreReads,
   statementTally,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { ledgerEntryView } from '../access/access.views.js';
 import { requirePermission } from '../access/access-control.policy.js';
 import { payoutReferencesOf } from '../access/account-ledger.use-case.js';
-import { type Outcome, orRefuse, unitOfWork } from '../command/command.handler.js';
+import { type Outcome, orRefuse, readsOf, readUnit } from '../command/command.handler.js';
 import type { Caller, Query, TextExport } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import type { StatementAnswer } from '../engine-answers.views.js';
@@ -38,7 +38,7 @@ import {
 
 /** Records as `/payment/ledger` shows them, each payout's with its reference. */
 const recordViews = async (
-  tx: StoreTransaction,
+  tx: StoreReads,
   accountId: string,
   records: readonly LedgerEntry[],
 ): Promise<LedgerEntryView[]> => {
@@ -57,7 +57,7 @@ const statement = (
   caller: Caller,
   raw: Query,
 ): Promise<Outcome<StatementAnswer>> =>
-  unitOfWork(deps.store, async (tx) => {
+  readUnit(deps.store, async (tx) => {
     requirePermission(caller, 'payment.ledger.read');
     const query = orRefuse(decodeWith(StatementQuery)(raw));
     const of: PeriodOf = {
@@ -92,7 +92,7 @@ async function* statementCsvChunks(
 ): AsyncGenerator<string> {
   const tally = statementTally(of.currency, opening);
   yield statementCsvHeader + balanceCsvLines('opening', of.period.start_at, of.currency, opening);
-  const read = <T>(work: (tx: StoreTransaction) => Promise<T>) => deps.store.transaction(work);
+  const read = readsOf(deps.store);
   for await (const records of periodRecords(read, of)) {
     for (const record of records) tally.add(record);
     const views = await read((tx) => recordViews(tx, of.accountId, records));
@@ -110,7 +110,7 @@ const statementCsv = async (
   caller: Caller,
   raw: Query,
 ): Promise<Outcome<TextExport>> => {
-  const head = await unitOfWork(deps.store, async (tx) => {
+  const head = await readUnit(deps.store, async (tx) => {
     requirePermission(caller, 'payment.ledger.read');
     const query = orRefuse(decodeWith(StatementExportQuery)(raw));
     const period: Period = periodAsRead(query, deps.clock.now());

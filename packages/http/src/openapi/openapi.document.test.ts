@@ -139,6 +139,9 @@ describe('/openapi.json', () => {
     expect(examples(create, '429')).toEqual(['rate limit exceeded']);
     expect(create.responses['429']?.headers).toHaveProperty('Retry-After');
     expect(examples(create, '500')).toEqual(['internal error']);
+    // A database that cannot be reached (a failover): 503 with Retry-After (ADR 0051).
+    expect(examples(create, '503')).toEqual(['service unavailable']);
+    expect(create.responses['503']?.headers).toHaveProperty('Retry-After');
     expect(create['x-permissions']).toEqual(['payment.payout.create', 'payment.payout.submit']);
 
     const get = operation(document, '/payment/payouts/{payout_id}', 'get');

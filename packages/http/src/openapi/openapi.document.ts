@@ -66,7 +66,8 @@ export const errorKeysOf = (route: Route): ErrorKey[] => {
     }
   }
   for (const group of route.errorGroups ?? []) keys.push(...keysOfGroup(group));
-  keys.push(...(route.errors ?? []), 'internal_error');
+  // Anything unexpected, and a database that cannot be reached (ADR 0051).
+  keys.push(...(route.errors ?? []), 'internal_error', 'service_unavailable');
   return [...new Set(keys)];
 };
 
@@ -83,6 +84,13 @@ const errorEnvelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 const retryAfter = {
   'Retry-After': {
     description: 'seconds until the key may send again',
+    schema: { type: 'integer' },
+  },
+};
+
+const retryAfterUnavailable = {
+  'Retry-After': {
+    description: 'seconds until the request may be sent again (with the same idempotency key)',
     schema: { type: 'integer' },
   },
 };
@@ -109,6 +117,7 @@ const forbiddenHeaders = (route: Route) => ({
 /** The headers an error answer of `status` carries besides the envelope. */
 const headersOf = (route: Route, status: number, errors: readonly PayrailError[]) => {
   if (status === 429) return retryAfter;
+  if (status === 503) return retryAfterUnavailable;
   if (status === 403 && errors.some((error) => error.key === 'forbidden')) {
     return forbiddenHeaders(route);
   }

@@ -15,6 +15,7 @@ import { storeEnvironment } from './0006-store-environment.js';
 import { operatorsAndAudit } from './0007-operators-and-audit.js';
 import { acquiringPaymentsMigration } from './0008-acquiring-payments.js';
 import { acquiringRefundsMigration } from './0009-acquiring-refunds.js';
+import { shardReady } from './0010-shard-ready.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -27,6 +28,7 @@ export const migrations: readonly Migration[] = [
   operatorsAndAudit,
   acquiringPaymentsMigration,
   acquiringRefundsMigration,
+  shardReady,
 ];
 
 /** The ids of this payrail's migrations, in the order they apply. */

@@ -17,6 +17,7 @@ const released: Readonly<Record<string, string>> = {
   '0007-operators-and-audit': '896fbb36ef163e5609b61aab8ed83132b29fb0b3a90bc3df8df1b3a1c4ef1fcc',
   '0008-acquiring-payments': 'c5f95891dc377eed03e67b34d65fde33c8b9cbdb9b403784d1e05391b79d1cf5',
   '0009-acquiring-refunds': '3a2c25e3a3b40ec0df4b89f2f1b63b73094f4fdf223df9778f8bc6ec54c0eb53',
+  '0010-shard-ready': '8d14542a3807f78c6ba3835cbcda3863a7b0aac41187dfba5fd0270852121443',
 };
 
 describe('released migrations', () => {

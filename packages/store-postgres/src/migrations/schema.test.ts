@@ -11,10 +11,12 @@ import {
   bigintColumns,
   collectionNames,
   filterIndexName,
+  referenceTables,
   tableLayoutOf,
   uniqueIndexName,
 } from '../table-layout.js';
 import { migrate } from './migrate.js';
+import { shardReadinessViolations } from './shard-readiness.js';
 
 const schema = 'payrail_schema_check';
 let executor: SqlExecutor;
@@ -89,15 +91,22 @@ describe('the migrated schema', () => {
   it.each(collectionNames)(
     '%s: every unique key is a unique index on exactly its fields',
     (name) => {
-      const { spec, table } = tableLayoutOf(name);
+      const { spec, table, accountColumn } = tableLayoutOf(name);
+      // A table keyed by account ends every key in its account column (0010-shard-ready).
+      const keyed = (fields: readonly string[]) =>
+        accountColumn === null || fields.includes(accountColumn)
+          ? fields
+          : [...fields, accountColumn];
       for (const fields of spec.unique) {
-        const index = indexesOf(table).find((i) => i.indexname === uniqueIndexName(table, fields));
+        const index = indexesOf(table).find(
+          (i) => i.indexname === uniqueIndexName(table, keyed(fields)),
+        );
         expect(index?.unique).toBe(true);
-        expect(index?.columns).toEqual(fields);
+        expect(index?.columns).toEqual(keyed(fields));
       }
-      expect(indexesOf(table).find((i) => i.indexname === `${table}_pkey`)?.columns).toEqual([
-        'id',
-      ]);
+      expect(indexesOf(table).find((i) => i.indexname === `${table}_pkey`)?.columns).toEqual(
+        keyed(['id']),
+      );
     },
   );
 
@@ -136,23 +145,67 @@ describe('the migrated schema', () => {
   it('the ledger, outbox, timers and idempotency keys are indexed for their queries', () => {
     const leading = (table: string) => indexesOf(table).map((i) => i.columns.join(','));
     // The ledger list reads the records; a journal is only ever found by its id.
-    expect(leading('ledger_journals')).toEqual(['journal_id']);
+    expect(leading('ledger_journals')).toEqual(['journal_id,account_id']);
     expect(leading('ledger_entries')).toEqual(
       expect.arrayContaining([
-        'journal_id,"position"',
+        'journal_id,"position",account_id',
         'account_id,created_at,seq',
         'account_id,currency,created_at,seq',
         'account_id,record_type,created_at,seq',
       ]),
     );
-    expect(leading('ledger_balances')).toContain('ledger_account,currency');
+    expect(leading('ledger_balances')).toContain('ledger_account,currency,account_id');
     expect(leading('outbox')).toEqual(
       expect.arrayContaining([
-        'event_id,destination_key',
+        'event_id,destination_key,account_id,bucket',
         'destination_key,business_type,business_id,created_at,seq',
+        'created_at,seq',
+        'bucket,created_at,seq',
       ]),
     );
-    expect(leading('timers')).toContain('due_at,timer_id');
+    expect(leading('timers')).toEqual(
+      expect.arrayContaining(['due_at,timer_id', 'bucket,due_at,timer_id']),
+    );
+    expect(leading('deposit_address_claims')).toEqual(
+      expect.arrayContaining(['network,address', 'address_id']),
+    );
     expect(leading('idempotency_keys')).toContain('scope,key');
+  });
+});
+
+describe('ready for shards (0010-shard-ready, ADR 0053)', () => {
+  it('every table is a reference table or keyed by account in its primary key and unique indexes', async () => {
+    expect(await shardReadinessViolations(executor, schema)).toEqual([]);
+    const tables = await executor.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1`,
+      [schema],
+    );
+    const keyed = tables.rows
+      .map((row) => row.table_name)
+      .filter((t) => !referenceTables.includes(t));
+    // The check ran over the account-keyed tables, not over nothing.
+    expect(keyed).toEqual(
+      expect.arrayContaining(['payouts', 'ledger_journals', 'outbox', 'timers']),
+    );
+    expect(referenceTables).toEqual(
+      expect.arrayContaining(['deposit_address_claims', 'operators']),
+    );
+  });
+
+  it('names a new table that is neither, and a unique index that leaves the account out', async () => {
+    const bad = 'payrail_schema_check_bad';
+    await migrate(executor, bad);
+    await executor.exec(`
+      CREATE TABLE "${bad}".payout_notes (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, note TEXT);
+      CREATE TABLE "${bad}".heaps (account_id TEXT NOT NULL);
+      CREATE UNIQUE INDEX payouts_reference_only_key ON "${bad}".payouts (reference);
+      ALTER TABLE "${bad}".outbox ADD CONSTRAINT outbox_seq_key UNIQUE (seq, account_id);
+    `);
+    expect(await shardReadinessViolations(executor, bad)).toEqual([
+      'heaps: no primary key',
+      'outbox: outbox_seq_key (seq,account_id) lacks bucket',
+      'payout_notes: payout_notes_pkey (id) lacks account_id',
+      'payouts: payouts_reference_only_key (reference) lacks account_id',
+    ]);
   });
 });

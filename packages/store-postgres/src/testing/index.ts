@@ -3,6 +3,14 @@
  * for the conformance suite (`@payrail/store-testkit`) and tests that check what was really
  * stored. A host running payrail has no use for it, so it stays out of the package's main entry.
  */
+/** @public PgBouncer in transaction mode before a server: payrail as a host behind a pooler runs it. */
+export {
+  type PgBouncer,
+  type PgBouncerConnection,
+  type PgBouncerOptions,
+  pgBouncerMissing,
+  startPgBouncer,
+} from './pgbouncer.js';
 /** @public `PostgresOracle` names what the oracle answers, as `MemoryOracle` does. */
 export { type PostgresOracle, postgresOracle } from './postgres-oracle.js';
 /** @public One embedded PostgreSQL shared by a test run's stores, each in a schema of its own. */

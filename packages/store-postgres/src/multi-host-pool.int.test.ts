@@ -1,0 +1,245 @@
+/**
+ * The multi-host pool on a real server (ADR 0051). A host that dies is played by a TCP relay to
+ * the shared server: closing it (and cutting its connections) is what clients see of a primary
+ * that crashed. The URL lists the relay first and the server itself second, so after the relay
+ * dies the pool must find the second host, answer `StoreUnavailable` meanwhile (never hang, never
+ * an unclassified error), and bring the store's LISTEN back on the host it found.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import { isStoreUnavailable } from '@payrail/core';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MultiHostPool, parseDatabaseUrl } from './multi-host-pool.js';
+import { serverForTests, serverUrl } from './postgres-harness.test-support.js';
+import { createPostgresStore } from './postgres-store.js';
+import { type PostgresStore, workChannelOf } from './sql-store.js';
+import { quoteIdent } from './table-layout.js';
+
+const server = await serverForTests();
+const target = new URL(serverUrl);
+const targetPort = Number(target.port || 5432);
+
+/** A TCP relay to the shared server; `kill()` closes it and cuts every connection through it. */
+const startRelay = async (): Promise<{ port: number; kill: () => Promise<void> }> => {
+  const sockets = new Set<Socket>();
+  const relay: Server = createServer((inbound) => {
+    const outbound = tcpConnect(targetPort, target.hostname);
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const address = relay.address();
+  if (address === null || typeof address === 'string') throw new Error('the relay has no port');
+  return {
+    port: address.port,
+    kill: async () => {
+      const closed = new Promise<void>((resolve) => relay.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+};
+
+/** A port nothing listens on (taken, then given back). */
+const deadPort = async (): Promise<number> => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+};
+
+/** The shared server's URL with its host list replaced by `hosts` and `query` appended. */
+const urlWith = (hosts: readonly string[], query: string): string => {
+  const user = target.username === '' ? '' : `${target.username}@`;
+  return `postgres://${user}${hosts.join(',')}${target.pathname}?${query}`;
+};
+
+const parsed = (url: string) => {
+  const found = parseDatabaseUrl(url);
+  if (found === undefined) throw new Error(url);
+  return found;
+};
+
+describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () => {
+  const schemas: string[] = [];
+  const freshSchema = (): string => {
+    const schema = `payrail_mh_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    return schema;
+  };
+  let admin: Client;
+  beforeAll(async () => {
+    admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    for (const schema of schemas) {
+      await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+    }
+    await admin.end();
+  });
+
+  it('skips a host that refuses connections and runs on the next', async () => {
+    const dead = await deadPort();
+    const store = await createPostgresStore({
+      connectionString: urlWith(
+        [`127.0.0.1:${dead}`, `${target.hostname}:${targetPort}`],
+        'target_session_attrs=read-write',
+      ),
+      schema: freshSchema(),
+    });
+    try {
+      await expect(store.transaction(async (tx) => tx.ledger.balances('acc_1'))).resolves.toEqual(
+        [],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('skips a read-only session for read-write, and takes it for any', async () => {
+    const readOnly = 'options=-c%20default_transaction_read_only%3Don';
+    const hosts = [`${target.hostname}:${targetPort}`];
+    const refusing = new MultiHostPool(
+      parsed(urlWith(hosts, `target_session_attrs=read-write&${readOnly}`)),
+      { max: 2, connectTimeoutMs: 2000 },
+    );
+    try {
+      const error: unknown = await refusing.connect().catch((caught: unknown) => caught);
+      expect(isStoreUnavailable(error)).toBe(true);
+      expect(String(error)).toMatch(/read-only or a standby/);
+    } finally {
+      await refusing.end();
+    }
+    const taking = new MultiHostPool(
+      parsed(
+        urlWith(
+          [...hosts, `127.0.0.1:${await deadPort()}`],
+          `target_session_attrs=any&${readOnly}`,
+        ),
+      ),
+      { max: 2, connectTimeoutMs: 2000 },
+    );
+    try {
+      const client = await taking.connect();
+      const { rows } = await client.query<{ transaction_read_only: string }>({
+        text: 'SHOW transaction_read_only',
+      });
+      client.release();
+      expect(rows[0]?.transaction_read_only).toBe('on');
+      expect(taking.currentHost).toBe(`${target.hostname}:${targetPort}`);
+    } finally {
+      await taking.end();
+    }
+  });
+
+  it('answers StoreUnavailable, naming every host, when none answers', async () => {
+    const [a, b] = [await deadPort(), await deadPort()];
+    const pool = new MultiHostPool(
+      parsed(urlWith([`127.0.0.1:${a}`, `127.0.0.1:${b}`], 'target_session_attrs=primary')),
+      { max: 2, connectTimeoutMs: 2000 },
+    );
+    try {
+      const error: unknown = await pool.connect().catch((caught: unknown) => caught);
+      expect(isStoreUnavailable(error)).toBe(true);
+      expect(String(error)).toContain(`127.0.0.1:${a} cannot be reached`);
+      expect(String(error)).toContain(`127.0.0.1:${b} cannot be reached`);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('finds the next host when its host dies under traffic, and LISTENs there again', async () => {
+    const relay = await startRelay();
+    const direct = `${target.hostname}:${targetPort}`;
+    const pool = new MultiHostPool(
+      parsed(urlWith([`127.0.0.1:${relay.port}`, direct], 'target_session_attrs=read-write')),
+      { max: 4, connectTimeoutMs: 2000 },
+    );
+    const schema = freshSchema();
+    const store: PostgresStore = await createPostgresStore({ pool, schema });
+    const other = await createPostgresStore({ connectionString: serverUrl, schema });
+    try {
+      expect(pool.currentHost).toBe(`127.0.0.1:${relay.port}`);
+      let heard = 0;
+      store.onWork(() => {
+        heard += 1;
+      });
+      /** The backends LISTENing on the schema's channel. */
+      const listening = async (): Promise<number[]> => {
+        const { rows } = await admin.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE query = $1',
+          [`LISTEN ${quoteIdent(workChannelOf(schema))}`],
+        );
+        return rows.map((row) => row.pid);
+      };
+      await expect.poll(async () => (await listening()).length, { timeout: 5000 }).toBe(1);
+      const [relayedListener] = await listening();
+
+      // Traffic across the death of the host: each unit of work commits or is unavailable.
+      let stop = false;
+      const outcomes = { committed: 0, unavailable: 0, other: [] as unknown[] };
+      const traffic = Array.from({ length: 4 }, async () => {
+        while (!stop) {
+          try {
+            await store.transaction(async (tx) => tx.ledger.balances('acc_1'));
+            outcomes.committed += 1;
+          } catch (error) {
+            if (isStoreUnavailable(error)) outcomes.unavailable += 1;
+            else outcomes.other.push(error);
+          }
+        }
+      });
+      await expect.poll(() => outcomes.committed, { timeout: 5000 }).toBeGreaterThan(10);
+      await relay.kill();
+      const afterKill = outcomes.committed;
+      await expect
+        .poll(() => outcomes.committed, { timeout: 10_000 })
+        .toBeGreaterThan(afterKill + 10);
+      stop = true;
+      await Promise.all(traffic);
+      expect(outcomes.other).toEqual([]);
+      expect(pool.currentHost).toBe(direct);
+
+      // The LISTEN is opened again on the host found (a backend of its own, the relayed one
+      // gone), and another process's work is heard through it.
+      await expect
+        .poll(async () => (await listening()).filter((pid) => pid !== relayedListener), {
+          timeout: 10_000,
+        })
+        .toHaveLength(1);
+      await expect.poll(listening, { timeout: 10_000 }).not.toContain(relayedListener);
+      // The reopened LISTEN tells once of what committed meanwhile; let that pass first.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = heard;
+      await other.transaction((tx) =>
+        tx.outbox.enqueue([
+          {
+            outbox_id: 'ob_failover',
+            event_id: 'evt_failover',
+            account_id: 'acc_1',
+            business_type: 'payout',
+            business_id: 'po_failover',
+            event_type: 'payout.created',
+            destination: { kind: 'webhook', webhookId: 'wh_1' },
+            payload: {},
+            available_at: 1_700_000_000,
+            created_at: 1_700_000_000,
+          },
+        ]),
+      );
+      await expect.poll(() => heard, { timeout: 5000 }).toBeGreaterThan(before);
+    } finally {
+      await other.close();
+      await store.close();
+      await pool.end();
+    }
+  });
+});

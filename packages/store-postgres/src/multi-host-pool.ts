@@ -1,0 +1,375 @@
+/**
+ * libpq's multi-host connection string for the server store (ADR 0051):
+ * `postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`. node-postgres 8 takes one
+ * host (multi-host support is upstream PR brianc/node-postgres#3643, still open), so the store
+ * does what libpq does: it tries the hosts in order, keeps the first that has the session
+ * `target_session_attrs` asks for, and runs a plain `pg.Pool` on it. When that pool's
+ * connections die (the primary crashed, was shut down, or was demoted), the next unit of work
+ * looks again: one search at a time, shared by every caller that arrives meanwhile, each host
+ * bounded by the connect timeout. Until a host is found, units of work fail with
+ * `StoreUnavailable`, which the HTTP adapter answers 503 with `Retry-After`.
+ *
+ * A connection string with one host and no `target_session_attrs` that asks for a check is not
+ * this pool's: it goes to a plain `pg.Pool` as it always did.
+ */
+import { StoreUnavailable } from '@payrail/core';
+import pg from 'pg';
+import type { PostgresPool, PostgresPoolClient, PostgresQuery } from './pg-pool.executor.js';
+import { isConnectionLoss } from './store-unavailable.js';
+
+/**
+ * libpq's values that a store which writes can use: `any` (the first host that answers),
+ * `read-write` (`SHOW transaction_read_only` is `off`), `primary` (`pg_is_in_recovery()` is
+ * false). `read-only`, `standby` and `prefer-standby` pick a server the store cannot write to.
+ */
+export type TargetSessionAttrs = 'any' | 'read-write' | 'primary';
+
+const targetSessionAttrs: readonly TargetSessionAttrs[] = ['any', 'read-write', 'primary'];
+
+/** How long one host may take to accept a connection (libpq's `connect_timeout`), by default. */
+const defaultConnectTimeoutMs = 5_000;
+
+export interface HostAddress {
+  /** As written in the URL: a name, an IPv4 address, or an IPv6 address in brackets. */
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface DatabaseUrl {
+  readonly hosts: readonly HostAddress[];
+  readonly targetSessionAttrs: TargetSessionAttrs;
+  /** `connect_timeout` in seconds, as milliseconds; undefined when the URL has none. */
+  readonly connectTimeoutMs: number | undefined;
+  /** The same URL naming `host` alone, without `target_session_attrs`: what one pool opens. */
+  readonly urlOf: (host: HostAddress) => string;
+}
+
+const urlShape = /^(postgres(?:ql)?:\/\/)([^/?#]*)(.*)$/s;
+
+const hostOf = (text: string): HostAddress => {
+  const bracketed = /^(\[[^\]]+\])(?::(\d*))?$/.exec(text);
+  const plain = /^([^:[\]]+)(?::(\d*))?$/.exec(text);
+  const match = bracketed ?? plain;
+  if (match === null) throw new Error(`DATABASE_URL: host "${text}" is not host[:port]`);
+  const [, host = '', port] = match;
+  const number = port === undefined || port === '' ? 5432 : Number(port);
+  if (!Number.isInteger(number) || number < 1 || number > 65_535) {
+    throw new Error(`DATABASE_URL: host "${text}" has a port out of range`);
+  }
+  return { host, port: number };
+};
+
+const attrsOf = (value: string | null): TargetSessionAttrs => {
+  if (value === null) return 'any';
+  const found = targetSessionAttrs.find((attrs) => attrs === value);
+  if (found === undefined) {
+    throw new Error(
+      `DATABASE_URL: target_session_attrs=${value} is not one payrail can write through; use read-write, primary or any`,
+    );
+  }
+  return found;
+};
+
+const timeoutOf = (value: string | null): number | undefined => {
+  if (value === null || value === '') return undefined;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0) {
+    throw new Error(`DATABASE_URL: connect_timeout=${value} is not a whole number of seconds`);
+  }
+  // libpq: zero (or negative) waits forever, and anything under 2 seconds counts as 2.
+  return seconds === 0 ? undefined : Math.max(seconds, 2) * 1000;
+};
+
+/**
+ * The hosts, `target_session_attrs` and `connect_timeout` of a `postgres://` or
+ * `postgresql://` URL; undefined for any other connection string (libpq's `key=value` form, a
+ * socket path), which a plain `pg.Pool` reads as it always did.
+ */
+export const parseDatabaseUrl = (connectionString: string): DatabaseUrl | undefined => {
+  const shape = urlShape.exec(connectionString);
+  if (shape === null) return undefined;
+  const [, scheme = '', authority = '', rest = ''] = shape;
+  const at = authority.lastIndexOf('@');
+  const userinfo = at === -1 ? '' : authority.slice(0, at + 1);
+  const hostList = authority.slice(at + 1);
+  const queryAt = rest.indexOf('?');
+  const path = queryAt === -1 ? rest : rest.slice(0, queryAt);
+  const pairs = queryAt === -1 ? [] : rest.slice(queryAt + 1).split('&');
+  const query = new URLSearchParams(queryAt === -1 ? '' : rest.slice(queryAt + 1));
+  const kept = pairs.filter((pair) => !pair.startsWith('target_session_attrs='));
+  const hosts = hostList === '' ? [] : hostList.split(',').map(hostOf);
+  return {
+    hosts,
+    targetSessionAttrs: attrsOf(query.get('target_session_attrs')),
+    connectTimeoutMs: timeoutOf(query.get('connect_timeout')),
+    urlOf: ({ host, port }) =>
+      `${scheme}${userinfo}${host}:${port}${path}${kept.length === 0 ? '' : `?${kept.join('&')}`}`,
+  };
+};
+
+/** Whether the URL needs the search for a host: several hosts, or one whose session is checked. */
+export const needsLocating = (url: DatabaseUrl): boolean =>
+  url.hosts.length > 1 || (url.hosts.length === 1 && url.targetSessionAttrs !== 'any');
+
+const nameOf = ({ host, port }: HostAddress): string => `${host}:${port}`;
+
+interface Located {
+  readonly address: HostAddress;
+  readonly pool: pg.Pool;
+}
+
+export interface MultiHostPoolSettings {
+  readonly max: number;
+  readonly connectTimeoutMs: number;
+}
+
+/** Whether the server behind `client` has the session `attrs` asks for. */
+const hasSession = async (client: pg.Client, attrs: TargetSessionAttrs): Promise<boolean> => {
+  switch (attrs) {
+    case 'any':
+      return true;
+    case 'read-write': {
+      const { rows } = await client.query<{ transaction_read_only: string }>(
+        'SHOW transaction_read_only',
+      );
+      return rows[0]?.transaction_read_only === 'off';
+    }
+    case 'primary': {
+      const { rows } = await client.query<{ recovery: boolean }>(
+        'SELECT pg_is_in_recovery() AS recovery',
+      );
+      return rows[0]?.recovery === false;
+    }
+  }
+};
+
+/**
+ * A `PostgresPool` over the hosts of `url`: a `pg.Pool` on the host found, another when that one
+ * is lost. `options` are the current host's pool's, so the store's LISTEN connection, made from
+ * them, opens on the current primary.
+ */
+export class MultiHostPool implements PostgresPool {
+  readonly #url: DatabaseUrl;
+  readonly #settings: MultiHostPoolSettings;
+  #located: Located | undefined;
+  /** The host lost last: kept, should the search find it again, until another is found. */
+  #lost: Located | undefined;
+  #locating: Promise<Located> | undefined;
+  #ended = false;
+
+  constructor(url: DatabaseUrl, settings: MultiHostPoolSettings) {
+    if (url.hosts.length === 0) throw new Error('DATABASE_URL names no host');
+    this.#url = url;
+    this.#settings = settings;
+  }
+
+  /** The current host's pool settings; before any is found, those the first host would get. */
+  get options(): object {
+    return (
+      (this.#located ?? this.#lost)?.pool.options ??
+      this.#poolOptions(this.#url.hosts[0] as HostAddress)
+    );
+  }
+
+  get totalCount(): number {
+    return this.#located?.pool.totalCount ?? 0;
+  }
+
+  get idleCount(): number {
+    return this.#located?.pool.idleCount ?? 0;
+  }
+
+  get waitingCount(): number {
+    return this.#located?.pool.waitingCount ?? 0;
+  }
+
+  /** The host the pool runs on now, if one was found and not lost since (`host:port`). */
+  get currentHost(): string | undefined {
+    return this.#located === undefined ? undefined : nameOf(this.#located.address);
+  }
+
+  /**
+   * A connection on the current host. A host whose connection cannot be made is lost, and the
+   * search runs once more before this fails: nothing was sent yet, so trying again is safe.
+   */
+  async connect(): Promise<PostgresPoolClient> {
+    for (let attempt = 1; ; attempt += 1) {
+      const located = await this.#current();
+      try {
+        return this.#watched(await located.pool.connect(), located);
+      } catch (error) {
+        if (!isConnectionLoss(error) || attempt >= 2) throw error;
+        this.#lose(located);
+      }
+    }
+  }
+
+  query<R extends object>(
+    query: PostgresQuery,
+  ): Promise<{ readonly rows: R[]; readonly command: string }>;
+  query(text: string): Promise<{ readonly command: string }>;
+  async query<R extends object>(
+    query: PostgresQuery | string,
+  ): Promise<{ readonly rows: R[]; readonly command: string } | { readonly command: string }> {
+    const client = await this.connect();
+    let broken: Error | undefined;
+    try {
+      return typeof query === 'string' ? await client.query(query) : await client.query<R>(query);
+    } catch (error) {
+      if (isConnectionLoss(error) && error instanceof Error) broken = error;
+      throw error;
+    } finally {
+      client.release(broken ?? false);
+    }
+  }
+
+  async end(): Promise<void> {
+    this.#ended = true;
+    await this.#locating?.catch(() => undefined);
+    const pools = [this.#located?.pool, this.#lost?.pool].filter((pool) => pool !== undefined);
+    this.#located = undefined;
+    this.#lost = undefined;
+    await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
+  }
+
+  #poolOptions(address: HostAddress): pg.PoolConfig {
+    return {
+      connectionString: this.#url.urlOf(address),
+      max: this.#settings.max,
+      connectionTimeoutMillis: this.#settings.connectTimeoutMs,
+    };
+  }
+
+  #current(): Promise<Located> {
+    if (this.#ended) return Promise.reject(new Error('the PostgreSQL pool has ended'));
+    if (this.#located !== undefined) return Promise.resolve(this.#located);
+    if (this.#locating === undefined) {
+      const search = this.#locate();
+      this.#locating = search;
+      const done = (): void => {
+        if (this.#locating === search) this.#locating = undefined;
+      };
+      search.then(done, done);
+    }
+    return this.#locating;
+  }
+
+  /** Forgets `located` as the current host, unless another search already replaced it. */
+  #lose(located: Located): void {
+    if (this.#located !== located) return;
+    this.#located = undefined;
+    this.#lost = located;
+  }
+
+  /** The hosts in order; the first with the session asked for. */
+  async #locate(): Promise<Located> {
+    const refusals: string[] = [];
+    for (const address of this.#url.hosts) {
+      const refusal = await this.#probe(address);
+      if (refusal === undefined) return this.#settle(address);
+      refusals.push(`${nameOf(address)} ${refusal}`);
+    }
+    throw new StoreUnavailable(
+      `no host of the connection string has target_session_attrs=${this.#url.targetSessionAttrs}: ${refusals.join('; ')}`,
+    );
+  }
+
+  /** Why `address` will not do (it cannot be reached, or has the wrong session); undefined if it will. */
+  async #probe(address: HostAddress): Promise<string | undefined> {
+    const client = new pg.Client({
+      connectionString: this.#url.urlOf(address),
+      connectionTimeoutMillis: this.#settings.connectTimeoutMs,
+      query_timeout: this.#settings.connectTimeoutMs,
+    });
+    // A connection that breaks while probed must not crash the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const fits = await hasSession(client, this.#url.targetSessionAttrs);
+      return fits ? undefined : 'is read-only or a standby';
+    } catch (error) {
+      return `cannot be reached (${error instanceof Error ? error.message : String(error)})`;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** Runs on `address`: the lost host's pool when the search found that host again. */
+  #settle(address: HostAddress): Located {
+    const lost = this.#lost;
+    this.#lost = undefined;
+    if (this.#ended) throw new Error('the PostgreSQL pool has ended');
+    if (lost !== undefined && nameOf(lost.address) === nameOf(address)) {
+      this.#located = lost;
+      return lost;
+    }
+    // The old host's connections are dead or on a server that is no longer the primary.
+    lost?.pool.end().catch(() => undefined);
+    const pool = new pg.Pool(this.#poolOptions(address));
+    const located: Located = { address, pool };
+    // An idle connection that breaks is dropped by the pool (no listener would crash the
+    // process); when the server went away, the next unit of work looks for the primary again.
+    const onLoss = (error: Error): void => {
+      if (isConnectionLoss(error)) this.#lose(located);
+    };
+    pool.on('error', onLoss);
+    // And while a connection is checked out: a backend that outlives its killed postmaster
+    // sends 57P01 in the same chunk as a statement's answer, before the caller can release it;
+    // with no listener on the connection then, the 'error' event would crash the process. A
+    // listener for the connection's whole life takes it (the failover test found this).
+    pool.on('connect', (client) => client.on('error', onLoss));
+    this.#located = located;
+    return located;
+  }
+
+  /** `client`, losing its host when one of its statements finds the connection (or primary) gone. */
+  #watched(pooled: pg.PoolClient, located: Located): PostgresPoolClient {
+    const client: PostgresPoolClient = pooled;
+    const lose = (error: unknown): never => {
+      if (isConnectionLoss(error)) this.#lose(located);
+      throw error;
+    };
+    function query<R extends object>(
+      query: PostgresQuery,
+    ): Promise<{ readonly rows: R[]; readonly command: string }>;
+    function query(text: string): Promise<{ readonly command: string }>;
+    function query<R extends object>(
+      query: PostgresQuery | string,
+    ): Promise<{ readonly rows: R[]; readonly command: string } | { readonly command: string }> {
+      return (typeof query === 'string' ? client.query(query) : client.query<R>(query)).catch(lose);
+    }
+    return {
+      query,
+      on: (event, listener) => client.on(event, listener),
+      off: (event, listener) => client.off(event, listener),
+      release: (destroy) => client.release(destroy),
+    };
+  }
+}
+
+/**
+ * The pool the server store makes of a connection string (ADR 0051): libpq's multi-host form
+ * (or one host whose session is to be checked) as a `MultiHostPool`, anything else as a plain
+ * `pg.Pool`, as always. Either way a host that does not answer fails a connection after the
+ * connect timeout (the URL's `connect_timeout`, default 5 s) instead of hanging it. `payrail
+ * doctor` reaches the database through it as the server does.
+ */
+export const postgresPool = (
+  connectionString: string,
+  options: { readonly max: number },
+): PostgresPool => {
+  const url = parseDatabaseUrl(connectionString);
+  const connectTimeoutMs = url?.connectTimeoutMs ?? defaultConnectTimeoutMs;
+  if (url !== undefined && needsLocating(url)) {
+    return new MultiHostPool(url, { max: options.max, connectTimeoutMs });
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  // An idle connection that breaks is dropped by the pool; without a listener it would crash
+  // the process. The next unit of work opens a fresh connection.
+  pool.on('error', () => undefined);
+  return pool;
+};

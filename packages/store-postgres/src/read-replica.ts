@@ -1,0 +1,47 @@
+/**
+ * The read replica of a PostgreSQL store (ADR 0054): a pool on a streaming standby that answers
+ * the reads that decide nothing (`Store.read`), and what tells "the replica could not be reached"
+ * apart from what a read itself did, so that a dead or restarting standby sends its reads to the
+ * primary instead of failing them.
+ */
+import { isStoreUnavailable } from '@payrail/core';
+import { Pool } from 'pg';
+import { type PostgresPool, pgPoolExecutor } from './pg-pool.executor.js';
+import type { RetryPolicy } from './sql-executor.js';
+import type { ReadReplica } from './sql-store.js';
+import { isConnectionLoss } from './store-unavailable.js';
+
+/**
+ * How long a read waits for a replica connection before it goes to the primary: node-postgres
+ * waits for ever by default, and a standby whose host stopped answering must not hold reads.
+ */
+const replicaConnectTimeoutMs = 3000;
+
+/**
+ * Whether `error`, thrown by a read on the replica, says the replica could not be reached or
+ * dropped the connection (ADR 0051's `isConnectionLoss`, or a `StoreUnavailable` already made of
+ * one) rather than what the read itself did: the engine's refusals carry no such code.
+ */
+export const isUnreachable = (error: unknown): boolean =>
+  isStoreUnavailable(error) || isConnectionLoss(error);
+
+/** A pool on the replica at `connectionString`, which the store owns and ends on `close()`. */
+export const replicaPool = (connectionString: string, max: number): PostgresPool => {
+  const pool = new Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: replicaConnectTimeoutMs,
+  });
+  // A replica's idle connection that breaks (a standby restarting) is dropped, not a crash.
+  pool.on('error', () => undefined);
+  return pool;
+};
+
+/** The store's read replica over `pool`. */
+export const readReplica = (
+  pool: PostgresPool,
+  options: { readonly ownsPool: boolean; readonly retry?: RetryPolicy },
+): ReadReplica => ({
+  executor: pgPoolExecutor(pool, options),
+  unreachable: isUnreachable,
+});

@@ -1,0 +1,130 @@
+/**
+ * Which driver errors are "the database cannot be reached" (ADR 0051), and what the pool's
+ * executor does with one: `StoreUnavailable`, thrown once, never a unit of work run again after
+ * its COMMIT may have reached the server.
+ */
+import { isStoreUnavailable, StoreUnavailable } from '@payrail/core';
+import { describe, expect, it } from 'vitest';
+import {
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQuery,
+  pgPoolExecutor,
+} from './pg-pool.executor.js';
+import { classifyDriverError, isConnectionLoss } from './store-unavailable.js';
+
+const withCode = (code: string, message = `code ${code}`): Error =>
+  Object.assign(new Error(message), { code });
+
+describe('a driver error', () => {
+  it.each([
+    ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1')],
+    ['a reset connection', withCode('ECONNRESET')],
+    ['a host that does not answer', withCode('ETIMEDOUT')],
+    ['a socket that is gone', withCode('ENOENT', 'connect ENOENT /tmp/.s.PGSQL.5432')],
+    ['class 08', withCode('08006', 'connection failure')],
+    ['an administrator shutdown', withCode('57P01', 'terminating connection')],
+    ['a crash shutdown', withCode('57P02')],
+    ['a server starting up', withCode('57P03', 'the database system is starting up')],
+    [
+      'a write on a demoted primary',
+      withCode('25006', 'cannot execute INSERT in a read-only transaction'),
+    ],
+    ['a lost connection', new Error('Connection terminated unexpectedly')],
+    ['a connect timeout', new Error('Connection terminated due to connection timeout')],
+    ['a full pool that waited too long', new Error('timeout exceeded when trying to connect')],
+    ['every address refused', new AggregateError([withCode('ECONNREFUSED')], 'refused')],
+  ])('is unavailability: %s', (_, error) => {
+    expect(isConnectionLoss(error)).toBe(true);
+    const classified = classifyDriverError(error);
+    expect(isStoreUnavailable(classified)).toBe(true);
+    expect(classified).toMatchObject({ cause: error });
+  });
+
+  it.each([
+    ['a unique violation', withCode('23505')],
+    ['a serialization failure', withCode('40001')],
+    ['a syntax error', withCode('42601')],
+    ['a statement cancelled by its timeout', withCode('57014')],
+    ["the engine's own error", new Error('refused')],
+    ['not an error', 'text'],
+  ])('is itself: %s', (_, error) => {
+    expect(isConnectionLoss(error)).toBe(false);
+    expect(classifyDriverError(error)).toBe(error);
+  });
+
+  it('already classified stays as it is', () => {
+    const unavailable = new StoreUnavailable('no host');
+    expect(classifyDriverError(unavailable)).toBe(unavailable);
+  });
+});
+
+/** A pool of one connection whose statements answer as `answer` says; it counts them. */
+const scriptedPool = (answer: (text: string) => Promise<{ readonly command: string }>) => {
+  const statements: string[] = [];
+  const released: unknown[] = [];
+  const run = (query: PostgresQuery | string) => {
+    const text = typeof query === 'string' ? query : query.text;
+    statements.push(text);
+    return answer(text).then((result) => ({ rows: [], ...result }));
+  };
+  const client: PostgresPoolClient = {
+    query: run,
+    on: () => undefined,
+    off: () => undefined,
+    release: (destroy) => {
+      released.push(destroy);
+    },
+  };
+  const pool: PostgresPool = {
+    options: {},
+    query: run,
+    connect: async () => client,
+    end: async () => undefined,
+  };
+  return { pool, statements, released };
+};
+
+describe('the pool executor', () => {
+  it('answers StoreUnavailable when the connection dies at COMMIT, and runs nothing again', async () => {
+    const lost = new Error('Connection terminated unexpectedly');
+    const { pool, statements, released } = scriptedPool(async (text) => {
+      if (text === 'COMMIT' || text === 'ROLLBACK') throw lost;
+      return { command: text };
+    });
+    const executor = pgPoolExecutor(pool, { ownsPool: false });
+    let runs = 0;
+    const unit = executor.transaction(async (session) => {
+      runs += 1;
+      await session.query('INSERT INTO payouts VALUES (1)');
+      return 'answered';
+    });
+    await expect(unit).rejects.toSatisfy(isStoreUnavailable);
+    expect(runs).toBe(1);
+    expect(statements.filter((text) => text === 'COMMIT')).toHaveLength(1);
+    // The broken connection is closed, not put back into the pool.
+    expect(released).toEqual([lost]);
+  });
+
+  it('still runs a unit of work again after a serialization failure', async () => {
+    let commits = 0;
+    const { pool } = scriptedPool(async (text) => {
+      if (text === 'COMMIT' && ++commits === 1) throw withCode('40001');
+      return { command: text };
+    });
+    const executor = pgPoolExecutor(pool, {
+      ownsPool: false,
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    await expect(executor.transaction(async () => 'committed')).resolves.toBe('committed');
+    expect(commits).toBe(2);
+  });
+
+  it('answers StoreUnavailable for a statement outside a unit of work', async () => {
+    const { pool } = scriptedPool(async () => {
+      throw withCode('ECONNREFUSED');
+    });
+    const executor = pgPoolExecutor(pool, { ownsPool: false });
+    await expect(executor.query('SELECT 1')).rejects.toSatisfy(isStoreUnavailable);
+  });
+});
