@@ -17,7 +17,7 @@ const countFrom = (name: string, fallback: number): number => {
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number`);
   return value;
 };
-export const runsInProcess = countFrom('FUZZ_RUNS_IN_PROCESS', 10_000);
+export const runsInProcess = countFrom('FUZZ_RUNS_IN_PROCESS', 4_000);
 export const runsOnStores = countFrom('FUZZ_RUNS_STORES', 500);
 export const runsOverSocket = countFrom('FUZZ_RUNS_SOCKET', 1_000);
 /**
