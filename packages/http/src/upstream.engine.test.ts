@@ -561,6 +561,7 @@ describe.each(storesUnderTest)('upstream acquiring events (real engine, $name)',
       '404',
       '429',
       '500',
+      '503',
     ]);
   });
 });
