@@ -101,7 +101,7 @@ describe.skipIf(skipped)('payrail migrate and doctor on PostgreSQL', () => {
     expect(result.code).toBe(3);
     expect(result.err).toBe(
       `payrail: cannot check schema ${schemas.at(-1)} of postgres://postgres:***@127.0.0.1:1/test: ` +
-        'Error: connect ECONNREFUSED 127.0.0.1:1',
+        'StoreUnavailable: the database cannot be reached: connect ECONNREFUSED 127.0.0.1:1',
     );
   });
 
