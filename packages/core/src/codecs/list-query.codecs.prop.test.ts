@@ -89,7 +89,7 @@ const funding = {
 /** Every list endpoint with its parameters in the declared order (the precedence order). */
 const endpoints: ReadonlyArray<readonly [t.Mixed, Readonly<Record<string, ParamSpec>>]> = [
   [AccountListQuery, { status: enumSpec(accountStatusFilterValues), ...page }],
-  [BalanceListQuery, { currency }],
+  [BalanceListQuery, { currency, at: integerSpec(0, maxUnixSeconds) }],
   [DepositListQuery, funding],
   [WithdrawalListQuery, funding],
   [
