@@ -42,9 +42,9 @@ const fill = async (databaseUrl, schema, n) => {
     );
     // The balances the records sum to, as posting keeps them (one row per bucket and currency).
     await client.query(
-      `INSERT INTO ledger_balances (ledger_account, currency, amount)
-       VALUES ('merchant:' || $1 || ':available', 'USD', $2::numeric),
-              ('merchant:' || $1 || ':held', 'USD', 0)`,
+      `INSERT INTO ledger_balances (ledger_account, currency, amount, account_id)
+       VALUES ('merchant:' || $1 || ':available', 'USD', $2::numeric, $1),
+              ('merchant:' || $1 || ':held', 'USD', 0, $1)`,
       [accountId, n],
     );
     // Autovacuum would otherwise start on the fresh million rows while they are being timed.
