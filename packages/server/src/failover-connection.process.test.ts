@@ -9,7 +9,6 @@
  * In CI the PostgreSQL binaries must be there; elsewhere the test is skipped without them.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { permissions } from '@payrail/engine';
@@ -17,6 +16,7 @@ import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPrivateCluster,
+  freePort,
   type PrivateCluster,
   privateClusterMissing,
 } from './private-cluster.test-support.js';
@@ -34,16 +34,7 @@ if (missing !== undefined && !inCI) {
 }
 
 /** A port nothing listens on (taken, then given back). */
-const deadPort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
+const deadPort = freePort;
 
 /** One statement on a cluster, on a connection of its own. */
 const queryOn = async <R extends object>(cluster: PrivateCluster, text: string): Promise<R[]> => {

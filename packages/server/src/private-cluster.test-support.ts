@@ -86,7 +86,8 @@ export interface PrivateCluster {
   log(): Promise<string>;
 }
 
-const freePort = (): Promise<number> =>
+/** A port of 127.0.0.1 nothing listens on now (taken, then given back). */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
