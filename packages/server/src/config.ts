@@ -556,7 +556,8 @@ const hostListStandIn = 'payrail-host-list.invalid';
  * included: `URL` refuses a host list, so it reads a stand-in, and `hosts` is the list as written.
  */
 const parsePostgresUrl = (raw: string): { url: URL; hosts: string } | undefined => {
-  const shape = /^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)([^/?#@]*,[^/?#@]*)(.*)$/s.exec(raw);
+  // The host list ends at the path, query or fragment: a password with a comma is no host list.
+  const shape = /^(postgres(?:ql)?:\/\/(?:[^/?#]*@)?)([^/?#@]*,[^/?#@]*)((?:[/?#].*)?)$/s.exec(raw);
   if (shape === null) {
     const url = parseUrl(raw);
     return url === undefined ? undefined : { url, hosts: url.host };
