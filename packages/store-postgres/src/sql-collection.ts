@@ -183,10 +183,14 @@ const claimOf = ({ layout, context }: CollectionTable, record: StoredRecord): Cl
   if (values.includes(null)) return undefined;
   const account = columnValue(record[layout.accountColumn]) ?? platformAccount;
   const id = idParam(layout, record[layout.spec.id]) ?? null;
-  const columns = [...key.fields, 'account_id', key.idColumn];
+  const columns = [
+    ...key.fields,
+    'account_id',
+    ...(key.idColumn === undefined ? [] : [key.idColumn]),
+  ];
   return {
     key,
-    params: [...values, account, id],
+    params: [...values, account, ...(key.idColumn === undefined ? [] : [id])],
     insert: (offset) =>
       `INSERT INTO ${context.table(key.table)} (${columns.map(quoteIdent).join(', ')})
          VALUES (${placeholders(columns.length, offset).join(', ')}) ON CONFLICT DO NOTHING`,
@@ -200,16 +204,18 @@ const claimOf = ({ layout, context }: CollectionTable, record: StoredRecord): Cl
 const moveClaim = async (target: CollectionTable, record: StoredRecord): Promise<void> => {
   const { layout, context } = target;
   const key = layout.claimedKey;
-  if (key === undefined) return;
+  // A claim of the record's id itself never moves: the id does not change.
+  if (key?.idColumn === undefined) return;
+  const idColumn = key.idColumn;
   const claims = context.table(key.table);
   const id = idParam(layout, record[layout.spec.id]) ?? null;
   const claim = claimOf(target, record);
   if (claim !== undefined) {
     const { rows } = await context.session.query<{ record_id: string }>(
-      `WITH taken AS (${claim.insert(0)} RETURNING ${quoteIdent(key.idColumn)} AS record_id)
+      `WITH taken AS (${claim.insert(0)} RETURNING ${quoteIdent(idColumn)} AS record_id)
        SELECT record_id FROM taken
         UNION ALL
-       SELECT ${quoteIdent(key.idColumn)} AS record_id FROM ${claims}
+       SELECT ${quoteIdent(idColumn)} AS record_id FROM ${claims}
         WHERE ${key.fields.map((f, i) => `${quoteIdent(f)} = $${i + 1}`).join(' AND ')}`,
       claim.params,
     );
@@ -219,7 +225,7 @@ const moveClaim = async (target: CollectionTable, record: StoredRecord): Promise
   }
   const held = claim?.params.slice(0, key.fields.length) ?? [];
   await context.session.query(
-    `DELETE FROM ${claims} WHERE ${quoteIdent(key.idColumn)} = $1
+    `DELETE FROM ${claims} WHERE ${quoteIdent(idColumn)} = $1
        ${held.length === 0 ? '' : `AND (${key.fields.map(quoteIdent).join(', ')}) <> (${placeholders(held.length, 1).join(', ')})`}`,
     [id, ...held],
   );
@@ -272,11 +278,15 @@ const updateRecord = async (
   const assignments = columns
     .slice(1)
     .map((column, i) => `${quoteIdent(column)} = $${i + 2}${column === 'data' ? '::jsonb' : ''}`);
+  // The account is part of every key (ADR 0053): the row is found by it, on one shard.
+  const account = layout.accountColumn === null ? -1 : columns.indexOf(layout.accountColumn);
+  const byAccount =
+    account < 0 ? '' : ` AND ${quoteIdent(columns[account] ?? '')} = $${account + 1}`;
   const { rows } = await context
     .savepoint(async () => {
       const updated = await context.session.query(
         `UPDATE ${table} SET ${assignments.join(', ')}
-          WHERE id = $1 AND version = $${row.length + 1} RETURNING 1 AS updated`,
+          WHERE id = $1${byAccount} AND version = $${row.length + 1} RETURNING 1 AS updated`,
         [...row, input.version],
       );
       if (updated.rows.length > 0) await moveClaim(target, record);

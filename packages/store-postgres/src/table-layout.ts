@@ -25,7 +25,8 @@ export interface TableLayout {
   readonly accountColumn: string | null;
   /**
    * A unique key kept across accounts by a reference table of its own instead of an index
-   * (`deposit_addresses (network, address)`), claimed in the same unit of work as the record.
+   * (`deposit_addresses (network, address)`, `acquiring_payments`' payment id), claimed in the
+   * same statement as the record.
    */
   readonly claimedKey?: ClaimedKey;
 }
@@ -34,15 +35,18 @@ export interface ClaimedKey {
   readonly table: string;
   /** The key's fields: the claim table's primary key, in this order. */
   readonly fields: readonly string[];
-  /** The claim's column holding the record's id (beside `account_id`). */
-  readonly idColumn: string;
+  /**
+   * The claim's column holding the record's id (beside `account_id`); absent when the claimed
+   * key is the record's id itself (`acquiring_payment_claims`).
+   */
+  readonly idColumn?: string;
 }
 
 /**
  * The small, global tables (ADR 0053): copied whole to every node once the schema is
  * distributed. Catalogue and configuration, the operators, the API keys (looked up by their id
  * before the account is known), the merchants and their accounts (the directory every unit of
- * work reads, rarely written), the deposit address claims, the environment and the migrations. Every other table is keyed by account (`shardKeyOf`).
+ * work reads, rarely written), the deposit address and acquiring payment claims, the environment and the migrations. Every other table is keyed by account (`shardKeyOf`).
  */
 export const referenceTables: readonly string[] = [
   'merchants',
@@ -53,6 +57,7 @@ export const referenceTables: readonly string[] = [
   'payout_routes',
   'operators',
   'deposit_address_claims',
+  'acquiring_payment_claims',
   'store_environment',
   'payrail_migrations',
 ];
@@ -78,6 +83,8 @@ const claimedKeys: { readonly [N in CollectionName]?: ClaimedKey } = {
     fields: ['network', 'address'],
     idColumn: 'address_id',
   },
+  // A provider's payment id binds one order of one account (migration 0011).
+  acquiringPayments: { table: 'acquiring_payment_claims', fields: ['payment_id'] },
 };
 
 /** Columns holding integers; every other copied column is TEXT. */

@@ -7,12 +7,13 @@ import {
   depositJournal,
   isStoreFailure,
   money,
+  payInJournal,
   payoutHoldJournal,
   payoutReleaseJournal,
   type StoreFailureReason,
 } from '@payrail/core';
 import { fund, type SuiteContext, t0 } from './conformance-context.js';
-import { samplePayout } from './fixtures.js';
+import { recordFixtures, samplePayout } from './fixtures.js';
 import { assertReplays } from './ledger-replay.js';
 import { outboxMessage } from './outbox.conformance.js';
 
@@ -51,6 +52,36 @@ export const concurrencyConformance = (ctx: SuiteContext): void => {
       assert.equal(fulfilled(results), 1);
       assert.deepEqual(refusals(results), { unique_violation: 49 });
       assert.equal(await h.oracle.count('payouts'), 1);
+    },
+    heavy,
+  );
+
+  test(
+    '20 accounts binding one provider payment id at once, each crediting it: one binding, one credit (a payment id binds one order across accounts)',
+    async (h) => {
+      const accounts = Array.from({ length: 20 }, (_, i) => `acc_${i + 1}`);
+      const results = await Promise.allSettled(
+        accounts.map((account, i) =>
+          h.store.transaction(async (tx) => {
+            await tx.acquiringPayments.insert({
+              ...recordFixtures.acquiringPayments.build({ n: i, scope: account, createdAt: t0 }),
+              payment_id: 'pay_race',
+            });
+            await tx.ledger.post(
+              payInJournal(
+                { accountId: account, businessId: 'pay_race' },
+                money('USDT', '5.000000'),
+              ),
+              t0 + 1,
+            );
+          }),
+        ),
+      );
+      assert.equal(fulfilled(results), 1);
+      assert.deepEqual(refusals(results), { unique_violation: 19 });
+      assert.equal(await h.oracle.count('acquiringPayments'), 1);
+      const credits = (await h.oracle.journalIds()).filter((id) => id === 'pay_race:pay_in');
+      assert.equal(credits.length, 1);
     },
     heavy,
   );

@@ -16,6 +16,7 @@ import { operatorsAndAudit } from './0007-operators-and-audit.js';
 import { acquiringPaymentsMigration } from './0008-acquiring-payments.js';
 import { acquiringRefundsMigration } from './0009-acquiring-refunds.js';
 import { shardReady } from './0010-shard-ready.js';
+import { acquiringPaymentClaims } from './0011-acquiring-payment-claims.js';
 import type { Migration } from './migration.js';
 
 export const migrations: readonly Migration[] = [
@@ -29,6 +30,7 @@ export const migrations: readonly Migration[] = [
   acquiringPaymentsMigration,
   acquiringRefundsMigration,
   shardReady,
+  acquiringPaymentClaims,
 ];
 
 /** The ids of this payrail's migrations, in the order they apply. */

@@ -18,6 +18,8 @@ const released: Readonly<Record<string, string>> = {
   '0008-acquiring-payments': 'c5f95891dc377eed03e67b34d65fde33c8b9cbdb9b403784d1e05391b79d1cf5',
   '0009-acquiring-refunds': '3a2c25e3a3b40ec0df4b89f2f1b63b73094f4fdf223df9778f8bc6ec54c0eb53',
   '0010-shard-ready': '8d14542a3807f78c6ba3835cbcda3863a7b0aac41187dfba5fd0270852121443',
+  '0011-acquiring-payment-claims':
+    '2464ee22bd03bc832f314f9106ebb003d2de5507c38985c59978e1d94543e0e9',
 };
 
 describe('released migrations', () => {

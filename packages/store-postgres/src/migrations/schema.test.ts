@@ -188,7 +188,7 @@ describe('ready for shards (0010-shard-ready, ADR 0053)', () => {
       expect.arrayContaining(['payouts', 'ledger_journals', 'outbox', 'timers']),
     );
     expect(referenceTables).toEqual(
-      expect.arrayContaining(['deposit_address_claims', 'operators']),
+      expect.arrayContaining(['deposit_address_claims', 'acquiring_payment_claims', 'operators']),
     );
   });
 
