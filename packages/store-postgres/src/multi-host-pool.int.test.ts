@@ -7,7 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
-import { isStoreUnavailable } from '@payrail/core';
+import {
+  type AccountRecord,
+  isStoreUnavailable,
+  type StoreReads,
+  type StoreTransaction,
+} from '@payrail/core';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MultiHostPool, parseDatabaseUrl } from './multi-host-pool.js';
@@ -59,6 +64,21 @@ const deadPort = async (): Promise<number> => {
 const urlWith = (hosts: readonly string[], query: string): string => {
   const user = target.username === '' ? '' : `${target.username}@`;
   return `postgres://${user}${hosts.join(',')}${target.pathname}?${query}`;
+};
+
+const account: Omit<AccountRecord, 'version'> = {
+  account_id: 'acc_slipped',
+  merchant_id: 'mch_1',
+  status: 'active',
+  currencies: ['USD'],
+  verification_enabled: false,
+  auto_approve: false,
+  products: { payout: true, acquiring: true },
+  enabled_pay_tokens: [],
+  default_pay_tokens: [],
+  notify_secret: 'whsec_x',
+  created_at: 1,
+  updated_at: 1,
 };
 
 const parsed = (url: string) => {
@@ -137,6 +157,39 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
       expect(taking.currentHost).toBe(`${target.hostname}:${targetPort}`);
     } finally {
       await taking.end();
+    }
+  });
+
+  it('loses a host that refuses a write, but not for a write slipped into a read', async () => {
+    // A server whose sessions are read-only stands for a primary demoted to a standby.
+    const readOnly = 'options=-c%20default_transaction_read_only%3Don';
+    const direct = `${target.hostname}:${targetPort}`;
+    const schema = freshSchema();
+    await (await createPostgresStore({ connectionString: serverUrl, schema })).close();
+    const pool = new MultiHostPool(
+      parsed(
+        urlWith([direct, `127.0.0.1:${await deadPort()}`], `target_session_attrs=any&${readOnly}`),
+      ),
+      { max: 2, connectTimeoutMs: 2000 },
+    );
+    const store = await createPostgresStore({ pool, schema, applyMigrations: false });
+    const isWritable = (tx: StoreReads): tx is StoreTransaction =>
+      typeof Reflect.get(tx.accounts, 'insert') === 'function';
+    const insert = async (tx: StoreReads): Promise<void> => {
+      if (!isWritable(tx)) throw new Error('the read was given no writable ports');
+      await tx.accounts.insert(account);
+    };
+    try {
+      const refused: unknown = await store.read(insert).catch((caught: unknown) => caught);
+      expect(isStoreUnavailable(refused)).toBe(false);
+      expect(String(refused)).toMatch(/read-only transaction/);
+      expect(pool.currentHost).toBe(direct);
+      const lost: unknown = await store.transaction(insert).catch((caught: unknown) => caught);
+      expect(isStoreUnavailable(lost)).toBe(true);
+      expect(pool.currentHost).toBeUndefined();
+    } finally {
+      await store.close();
+      await pool.end();
     }
   });
 

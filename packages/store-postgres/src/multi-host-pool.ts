@@ -15,7 +15,7 @@
 import { StoreUnavailable } from '@payrail/core';
 import pg from 'pg';
 import type { PostgresPool, PostgresPoolClient, PostgresQuery } from './pg-pool.executor.js';
-import { isConnectionLoss } from './store-unavailable.js';
+import { isConnectionLoss, type UnitAccess } from './store-unavailable.js';
 
 /**
  * libpq's values that a store which writes can use: `any` (the first host that answers),
@@ -322,11 +322,16 @@ export class MultiHostPool implements PostgresPool {
     return located;
   }
 
-  /** `client`, losing its host when one of its statements finds the connection (or primary) gone. */
+  /**
+   * `client`, losing its host when one of its statements finds the connection (or primary) gone.
+   * Inside a transaction opened `BEGIN READ ONLY` (a store's `read`), a refused write (25006) is
+   * the read's own error, not a demoted primary.
+   */
   #watched(pooled: pg.PoolClient, located: Located): PostgresPoolClient {
     const client: PostgresPoolClient = pooled;
+    let access: UnitAccess = 'read-write';
     const lose = (error: unknown): never => {
-      if (isConnectionLoss(error)) this.#lose(located);
+      if (isConnectionLoss(error, access)) this.#lose(located);
       throw error;
     };
     function query<R extends object>(
@@ -336,6 +341,9 @@ export class MultiHostPool implements PostgresPool {
     function query<R extends object>(
       query: PostgresQuery | string,
     ): Promise<{ readonly rows: R[]; readonly command: string } | { readonly command: string }> {
+      const text = typeof query === 'string' ? query : query.text;
+      if (/^BEGIN\b/i.test(text))
+        access = /^BEGIN READ ONLY$/i.test(text) ? 'read-only' : 'read-write';
       return (typeof query === 'string' ? client.query(query) : client.query<R>(query)).catch(lose);
     }
     return {

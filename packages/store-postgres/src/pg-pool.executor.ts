@@ -13,6 +13,7 @@ import {
   type SqlResult,
   type SqlSession,
   type SqlValue,
+  type TransactionOptions,
 } from './sql-executor.js';
 import { classifyingLoss } from './store-unavailable.js';
 import { quoteIdent } from './table-layout.js';
@@ -119,7 +120,10 @@ export class TransactionRolledBack extends Error {
 
 const runOnce =
   (pool: PostgresPool) =>
-  async <T>(work: (session: SqlSession) => Promise<T>): Promise<T> => {
+  async <T>(
+    work: (session: SqlSession) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> => {
     const client = await pool.connect();
     // A connection that broke (its backend was terminated, the network dropped) must not go
     // back into the pool; and an 'error' event with no listener would crash the process.
@@ -129,7 +133,7 @@ const runOnce =
     };
     client.on('error', onError);
     try {
-      await client.query('BEGIN');
+      await client.query(options?.readOnly === true ? 'BEGIN READ ONLY' : 'BEGIN');
       const result = await work(sessionOf(client));
       const commit = await client.query('COMMIT');
       if (commit.command === 'ROLLBACK') throw new TransactionRolledBack();
@@ -236,13 +240,20 @@ const listenNowhere = async (): Promise<() => Promise<void>> => async () => unde
 
 /**
  * A lost connection is `StoreUnavailable` (ADR 0051), after the retries: only a conflict is run
- * again, never a unit of work whose COMMIT may have reached the server.
+ * again, never a unit of work whose COMMIT may have reached the server. A write refused in a
+ * read-only unit of work stays the unit's own error.
  */
 const classifiedTransactions = (
   transaction: SqlExecutor['transaction'],
 ): SqlExecutor['transaction'] =>
-  function classified<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
-    return classifyingLoss(() => transaction(work));
+  function classified<T>(
+    work: (session: SqlSession) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> {
+    return classifyingLoss(
+      () => transaction(work, options),
+      options?.readOnly === true ? 'read-only' : 'read-write',
+    );
   };
 
 export const pgPoolExecutor = (

@@ -11,6 +11,7 @@ import {
   type SqlExecutor,
   type SqlSession,
   type SqlValue,
+  type TransactionOptions,
 } from './sql-executor.js';
 
 const identity = (text: string): string => text;
@@ -69,13 +70,21 @@ export const pgliteExecutor = (db: PGliteDatabase, options: PGliteExecutorOption
   const analyzeEvery = options.analyzeEvery ?? defaultAnalyzeEvery;
   let committed = 0;
   const transaction = retryingTransactions(
-    <T>(work: (session: SqlSession) => Promise<T>) => db.transaction((tx) => work(sessionOf(tx))),
+    <T>(work: (session: SqlSession) => Promise<T>, unit?: TransactionOptions) =>
+      db.transaction(async (tx) => {
+        // PGlite opens the transaction itself; its first statement makes it read-only.
+        if (unit?.readOnly === true) await tx.query('SET TRANSACTION READ ONLY');
+        return work(sessionOf(tx));
+      }),
     options.retry ?? defaultRetryPolicy,
   );
   return {
     ...sessionOf(db),
-    async transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
-      const result = await transaction(work);
+    async transaction<T>(
+      work: (session: SqlSession) => Promise<T>,
+      unit?: TransactionOptions,
+    ): Promise<T> {
+      const result = await transaction(work, unit);
       committed += 1;
       if (committed % analyzeEvery === 0) await db.exec('ANALYZE');
       return result;

@@ -7,7 +7,7 @@
  * (read-replica.replicated.process.test.ts).
  */
 import { PGlite } from '@electric-sql/pglite';
-import type { AccountRecord, StoreReads } from '@payrail/core';
+import type { AccountRecord, StoreReads, StoreTransaction } from '@payrail/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pgliteExecutor } from './pglite.executor.js';
 import { isUnreachable } from './read-replica.js';
@@ -49,6 +49,16 @@ const failing = (error: unknown) => {
     },
   };
   return { executor, calls };
+};
+
+/** The ports a read was given are a unit of work's: a read that writes by mistake reaches them. */
+const isWritable = (tx: StoreReads): tx is StoreTransaction =>
+  typeof Reflect.get(tx.accounts, 'insert') === 'function';
+
+/** A read that slips in a write: what the `READ ONLY` transaction must refuse. */
+const slippedWrite = async (tx: StoreReads): Promise<void> => {
+  if (!isWritable(tx)) throw new Error('the read was given no writable ports');
+  await tx.accounts.insert(account('acc_slipped'));
 };
 
 const opened: PostgresStore[] = [];
@@ -126,6 +136,41 @@ describe('a store with a read replica', () => {
     expect(runs).toBe(0);
   });
 
+  it('refuses a write slipped into a read, on the replica and on the primary alike', async () => {
+    const store = await primaryAndLaggingReplica();
+    await expect(store.read(slippedWrite)).rejects.toThrow(/read-only transaction/);
+    const alone = await createSqlStore(
+      pgliteExecutor(await PGlite.create('memory://'), { ownsDatabase: true }),
+      schema,
+    );
+    opened.push(alone);
+    await expect(alone.read(slippedWrite)).rejects.toThrow(/read-only transaction/);
+    expect(await alone.transaction(accountIds)).toEqual([]);
+    expect(await store.transaction(accountIds)).toEqual(['acc_new', 'acc_old'].sort());
+  });
+
+  it('answers a write the replica refused (25006) as the read’s error, not again on the primary', async () => {
+    const refused = Object.assign(new Error('cannot execute INSERT in a read-only transaction'), {
+      code: '25006',
+    });
+    const replica = failing(refused);
+    const store = await createSqlStore(
+      pgliteExecutor(await PGlite.create('memory://'), { ownsDatabase: true }),
+      schema,
+      {},
+      { executor: replica.executor, unreachable: isUnreachable },
+    );
+    opened.push(store);
+    let runs = 0;
+    await expect(
+      store.read(async (tx) => {
+        runs += 1;
+        return accountIds(tx);
+      }),
+    ).rejects.toBe(refused);
+    expect(runs).toBe(0);
+  });
+
   it('without a replica, reads on the primary', async () => {
     const store = await createSqlStore(
       pgliteExecutor(await PGlite.create('memory://'), { ownsDatabase: true }),
@@ -145,7 +190,8 @@ describe('isUnreachable', () => {
     }
     expect(isUnreachable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isUnreachable(new Error('timeout exceeded when trying to connect'))).toBe(true);
-    for (const code of ['42P01', '23505', '40001']) {
+    // A write refused in the read's READ ONLY transaction is the read's own error.
+    for (const code of ['42P01', '23505', '40001', '25006']) {
       expect(isUnreachable(coded(code)), code).toBe(false);
     }
     expect(isUnreachable(new Error('payout not found'))).toBe(false);

@@ -20,10 +20,12 @@ const replicaConnectTimeoutMs = 3000;
 /**
  * Whether `error`, thrown by a read on the replica, says the replica could not be reached or
  * dropped the connection (ADR 0051's `isConnectionLoss`, or a `StoreUnavailable` already made of
- * one) rather than what the read itself did: the engine's refusals carry no such code.
+ * one) rather than what the read itself did: the engine's refusals carry no such code, and a
+ * write refused in the read-only transaction (SQLSTATE 25006) is the read's own error, which the
+ * primary would refuse just the same.
  */
 export const isUnreachable = (error: unknown): boolean =>
-  isStoreUnavailable(error) || isConnectionLoss(error);
+  isStoreUnavailable(error) || isConnectionLoss(error, 'read-only');
 
 /** A pool on the replica at `connectionString`, which the store owns and ends on `close()`. */
 export const replicaPool = (connectionString: string, max: number): PostgresPool => {

@@ -35,12 +35,25 @@ export const selectOne = async <R extends object, T>(
   return row === undefined ? undefined : map(row);
 };
 
+/** How a unit of work's transaction opens. */
+export interface TransactionOptions {
+  /**
+   * `BEGIN READ ONLY` (a store's `read`, ADR 0054): a write slipped into it fails with SQLSTATE
+   * 25006 on every server, the primary too, and that refusal is the read's own error, never
+   * "the server cannot be reached".
+   */
+  readonly readOnly?: boolean;
+}
+
 export interface SqlExecutor extends SqlSession {
   /**
    * Runs `work` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws) on one connection, and
    * runs it again after a serialization failure or a deadlock, as `retryPolicy` allows.
    */
-  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  transaction<T>(
+    work: (session: SqlSession) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T>;
   /**
    * Only where other processes share the database (a server): `LISTEN`s to `channel` on a
    * connection of its own and calls `onNotify` with each notification's payload. Answers the
@@ -99,14 +112,20 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export const retryingTransactions =
   (
-    runOnce: <T>(work: (session: SqlSession) => Promise<T>) => Promise<T>,
+    runOnce: <T>(
+      work: (session: SqlSession) => Promise<T>,
+      options?: TransactionOptions,
+    ) => Promise<T>,
     policy: RetryPolicy,
     wait: (ms: number) => Promise<void> = sleep,
   ): SqlExecutor['transaction'] =>
-  async <T>(work: (session: SqlSession) => Promise<T>): Promise<T> => {
+  async <T>(
+    work: (session: SqlSession) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await runOnce(work);
+        return await runOnce(work, options);
       } catch (error) {
         if (!isTransientConflict(error) || attempt >= policy.maxAttempts) throw error;
         await wait(retryDelayMs(policy, attempt));

@@ -196,24 +196,27 @@ const runUnit = <T>(
 };
 
 /**
- * Runs `work` (reads only) as one transaction of `executor`, the read replica's or the primary's.
- * On a hot standby every transaction is read-only, and a read cancelled by a conflict with
- * recovery (SQLSTATE 40001) is run again like any serialization failure. Nothing is written, so
- * nothing is told to `onWork` listeners.
+ * Runs `work` (reads only) as one `READ ONLY` transaction of `executor`, the read replica's or the
+ * primary's: a write slipped into it fails the same on both (SQLSTATE 25006), and is answered as
+ * the error it is. A read cancelled by a conflict with recovery (SQLSTATE 40001) is run again like
+ * any serialization failure. Nothing is written, so nothing is told to `onWork` listeners.
  */
 const runRead = <T>(
   executor: SqlExecutor,
   schema: string,
   work: (tx: StoreReads) => Promise<T>,
 ): Promise<T> =>
-  executor.transaction(async (session) => {
-    const handle = openUnit(session, schema);
-    try {
-      return await work(openTransaction(handle.context));
-    } finally {
-      await handle.end();
-    }
-  });
+  executor.transaction(
+    async (session) => {
+      const handle = openUnit(session, schema);
+      try {
+        return await work(openTransaction(handle.context));
+      } finally {
+        await handle.end();
+      }
+    },
+    { readOnly: true },
+  );
 
 /**
  * The environment the schema recorded first. Under READ COMMITTED a concurrent first claim

@@ -53,6 +53,14 @@ describe('a driver error', () => {
     expect(classifyDriverError(error)).toBe(error);
   });
 
+  it('is itself in a read-only unit of work: a write refused there is the read’s own', () => {
+    const refused = withCode('25006', 'cannot execute INSERT in a read-only transaction');
+    expect(isConnectionLoss(refused, 'read-only')).toBe(false);
+    expect(classifyDriverError(refused, 'read-only')).toBe(refused);
+    // Whatever the unit of work, a lost connection is one.
+    expect(isConnectionLoss(withCode('57P01'), 'read-only')).toBe(true);
+  });
+
   it('already classified stays as it is', () => {
     const unavailable = new StoreUnavailable('no host');
     expect(classifyDriverError(unavailable)).toBe(unavailable);
@@ -118,6 +126,27 @@ describe('the pool executor', () => {
     });
     await expect(executor.transaction(async () => 'committed')).resolves.toBe('committed');
     expect(commits).toBe(2);
+  });
+
+  it('opens a read BEGIN READ ONLY and answers a write refused there as it is', async () => {
+    const refused = withCode('25006', 'cannot execute INSERT in a read-only transaction');
+    const { pool, statements } = scriptedPool(async (text) => {
+      if (text.startsWith('INSERT')) throw refused;
+      return { command: text };
+    });
+    const executor = pgPoolExecutor(pool, { ownsPool: false });
+    const read = executor.transaction(
+      (session) => session.query('INSERT INTO payouts VALUES (1)'),
+      { readOnly: true },
+    );
+    await expect(read).rejects.toBe(refused);
+    expect(statements[0]).toBe('BEGIN READ ONLY');
+    // The same refusal in a unit of work that may write is a demoted primary: unavailable.
+    const write = executor.transaction((session) =>
+      session.query('INSERT INTO payouts VALUES (1)'),
+    );
+    await expect(write).rejects.toSatisfy(isStoreUnavailable);
+    expect(statements).toContain('BEGIN');
   });
 
   it('answers StoreUnavailable for a statement outside a unit of work', async () => {

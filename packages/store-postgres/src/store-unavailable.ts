@@ -26,13 +26,25 @@ const networkCodes: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * SQLSTATEs of a server that is going away or is not (or no longer) a primary: 57P01
- * admin_shutdown (a fast shutdown, a terminated backend), 57P02 crash_shutdown, 57P03
- * cannot_connect_now (starting up, or a standby not yet accepting connections), and 25006
- * read_only_sql_transaction (a write on a server that was demoted to a standby). Class 08
- * (connection exception) is matched whole.
+ * SQLSTATEs of a server that is going away: 57P01 admin_shutdown (a fast shutdown, a terminated
+ * backend), 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up, or a standby not yet
+ * accepting connections). Class 08 (connection exception) is matched whole.
  */
-const serverCodes: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '25006']);
+const serverCodes: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * SQLSTATE 25006 read_only_sql_transaction: in a unit of work that may write, a write on a server
+ * that was demoted to a standby (the primary is elsewhere now). In a read-only unit of work
+ * (`BEGIN READ ONLY`, a store's `read`) it is the unit's own write refused, on whatever server:
+ * an error of the code, never a reason to run the read elsewhere.
+ */
+const demotedPrimaryCode = '25006';
+
+/**
+ * The unit of work an error came from: `read-write` (the default: a unit of work, a lone
+ * statement, a connection being made) or `read-only` (`BEGIN READ ONLY`).
+ */
+export type UnitAccess = 'read-write' | 'read-only';
 
 /** node-postgres's own errors for a lost or never-made connection, which carry no code. */
 const driverMessages: readonly RegExp[] = [
@@ -43,18 +55,24 @@ const driverMessages: readonly RegExp[] = [
   /^timeout expired/,
 ];
 
-/** Whether `error` says the database could not be reached, or stopped answering. */
-export const isConnectionLoss = (error: unknown): boolean => {
+/**
+ * Whether `error` says the database could not be reached, or stopped answering, or (in a unit
+ * of work that may write) is no longer the primary.
+ */
+export const isConnectionLoss = (error: unknown, access: UnitAccess = 'read-write'): boolean => {
   const code = errorCodeOf(error);
   if (code !== undefined && (networkCodes.has(code) || serverCodes.has(code))) return true;
+  if (code === demotedPrimaryCode) return access === 'read-write';
   if (code?.startsWith('08') === true) return true;
-  if (error instanceof AggregateError) return error.errors.some(isConnectionLoss);
+  if (error instanceof AggregateError) {
+    return error.errors.some((inner) => isConnectionLoss(inner, access));
+  }
   return error instanceof Error && driverMessages.some((pattern) => pattern.test(error.message));
 };
 
 /** `error` as `StoreUnavailable` when it is a lost connection; any other error unchanged. */
-export const classifyDriverError = (error: unknown): unknown =>
-  !(error instanceof StoreUnavailable) && isConnectionLoss(error)
+export const classifyDriverError = (error: unknown, access: UnitAccess = 'read-write'): unknown =>
+  !(error instanceof StoreUnavailable) && isConnectionLoss(error, access)
     ? new StoreUnavailable(
         `the database cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
@@ -62,10 +80,13 @@ export const classifyDriverError = (error: unknown): unknown =>
     : error;
 
 /** Runs `operation`, throwing a lost connection as `StoreUnavailable`. */
-export const classifyingLoss = async <T>(operation: () => Promise<T>): Promise<T> => {
+export const classifyingLoss = async <T>(
+  operation: () => Promise<T>,
+  access: UnitAccess = 'read-write',
+): Promise<T> => {
   try {
     return await operation();
   } catch (error) {
-    throw classifyDriverError(error);
+    throw classifyDriverError(error, access);
   }
 };
