@@ -41,10 +41,15 @@ describe('a multi-host DATABASE_URL', () => {
     ).toBe('postgres://h1:5432/db');
   });
 
-  it('is libpq\'s "any" without target_session_attrs', () => {
+  it('is read-write without target_session_attrs: several hosts never mean "any standby will do"', () => {
     const url = parsed('postgres://u@h1:5432,h2:5432/db');
-    expect(url.targetSessionAttrs).toBe('any');
+    expect(url.targetSessionAttrs).toBe('read-write');
     expect(needsLocating(url)).toBe(true);
+    // Asked for, any stays any; one host without it is libpq's any, a plain pool.
+    expect(parsed('postgres://u@h1,h2/db?target_session_attrs=any').targetSessionAttrs).toBe('any');
+    const one = parsed('postgres://u@h1:5432/db');
+    expect(one.targetSessionAttrs).toBe('any');
+    expect(needsLocating(one)).toBe(false);
   });
 
   it('leaves a one-host URL to a plain pool, unless its session is to be checked', () => {

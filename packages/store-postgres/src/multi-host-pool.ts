@@ -59,8 +59,12 @@ const hostOf = (text: string): HostAddress => {
   return { host, port: number };
 };
 
-const attrsOf = (value: string | null): TargetSessionAttrs => {
-  if (value === null) return 'any';
+/**
+ * Unset, `any` for one host, as libpq; `read-write` for several (libpq would say `any`): a
+ * payment engine must never write to a standby it happened to reach first.
+ */
+const attrsOf = (value: string | null, hostCount: number): TargetSessionAttrs => {
+  if (value === null) return hostCount > 1 ? 'read-write' : 'any';
   const found = targetSessionAttrs.find((attrs) => attrs === value);
   if (found === undefined) {
     throw new Error(
@@ -100,7 +104,7 @@ export const parseDatabaseUrl = (connectionString: string): DatabaseUrl | undefi
   const hosts = hostList === '' ? [] : hostList.split(',').map(hostOf);
   return {
     hosts,
-    targetSessionAttrs: attrsOf(query.get('target_session_attrs')),
+    targetSessionAttrs: attrsOf(query.get('target_session_attrs'), hosts.length),
     connectTimeoutMs: timeoutOf(query.get('connect_timeout')),
     urlOf: ({ host, port }) =>
       `${scheme}${userinfo}${host}:${port}${path}${kept.length === 0 ? '' : `?${kept.join('&')}`}`,

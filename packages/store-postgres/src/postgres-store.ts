@@ -17,8 +17,9 @@ import {
 export interface PostgresStoreOptions extends MigrationOptions {
   /**
    * Defaults to `DATABASE_URL`. Ignored when `pool` is given. libpq's multi-host form
-   * (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`, also `primary` or `any`)
-   * runs on the first host with that session and finds it again after a failover (ADR 0051);
+   * (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`, also `primary` or `any`;
+   * unset, `read-write` for several hosts) runs on the first host with that session and finds it
+   * again after a failover (ADR 0051);
    * `connect_timeout` (seconds) bounds each connection attempt, default 5.
    */
   readonly connectionString?: string;
