@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
 import { payrailError } from '../errors/error-catalogue.js';
 import {
   isBalanced,
@@ -288,6 +289,49 @@ const concrete = (
 };
 
 describe('payout machine, model-based', () => {
+  it(
+    "steps exactly as XState's own transition(): the same snapshots and the same effects (issue 24's cached actor scope)",
+    () => {
+      /** What a step decided, as the engine persists and commits it. */
+      const outcome = (snapshot: PayoutSnapshot, actions: readonly { type: string }[]) => ({
+        persisted: persistPayout(snapshot),
+        actions: actions.map((action) => JSON.parse(JSON.stringify(action))),
+      });
+      fc.assert(
+        fc.property(scenarioArb, ({ input, fundedUnits, events }) => {
+          const ledger = new ModelLedger(
+            input.account_id,
+            input.currency,
+            asAmount(fundedUnits, input.currency),
+          );
+          const first = start(payoutMachine, input);
+          const [xstateFirst, firstActions] = initialTransition(payoutMachine, input);
+          expect(persistPayout(first.snapshot)).toEqual(persistPayout(xstateFirst));
+          expect(first.effects.map((effect) => effect.type)).toEqual(
+            firstActions.map((action) => action.type).filter((type) => type !== 'xstate.assign'),
+          );
+          let snapshot = first.snapshot;
+          for (const [index, generated] of events.entries()) {
+            const event = concrete(generated, index, ledger, input);
+            const [expected, actions] = transition(payoutMachine, snapshot, event);
+            const next = decide(payoutMachine, snapshot, event);
+            expect(next.changed).toBe(expected !== snapshot);
+            expect(outcome(next.snapshot, [])).toEqual(outcome(expected, []));
+            expect(next.effects).toEqual(
+              outcome(expected, actions)
+                .actions.filter((action) => action.type !== 'xstate.assign')
+                .map(({ type, params }) => ({ type, ...params })),
+            );
+            for (const effect of next.effects)
+              if (effect.type === 'post') ledger.post(effect.journal);
+            snapshot = next.snapshot;
+          }
+        }),
+      );
+    },
+    propertyTimeout,
+  );
+
   it(
     'keeps every invariant of the lifecycle and the money over random event sequences',
     () => {
