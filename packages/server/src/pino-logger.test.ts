@@ -98,3 +98,28 @@ describe('the readable log', () => {
     expect(prettyLine('not json\n')).toBe('not json\n');
   });
 });
+
+describe('the JSON log on stdout, written off the event loop', () => {
+  it('keeps every line and their order, and writes what is left when the process exits at once', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    // The built module, as the server runs it (the test task runs after the build).
+    const module = fileURLToPath(new URL('../dist/pino-logger.js', import.meta.url));
+    const script = `
+      const { createServerLogger } = await import(${JSON.stringify(module)});
+      const logger = createServerLogger({ level: 'info', format: 'json' });
+      for (let i = 0; i < 5000; i += 1) logger.info({ n: i }, 'request');
+      process.exit(3);
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(run.status).toBe(3);
+    const numbers = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).n);
+    expect(numbers).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+  });
+});
