@@ -22,6 +22,7 @@ import { measureOutbox, measureTimers } from './lib/background.mjs';
 import {
   probePostgres,
   startBareHttp,
+  startHonoHttp,
   startRawEmbeddedPg,
   startRawPg,
   startRawPglite,
@@ -307,6 +308,11 @@ const main = async () => {
     F4: await floorRows(
       'F4 raw pg on the embedded PostgreSQL',
       () => startRawEmbeddedPg({ ...options }),
+      options,
+    ),
+    F5: await floorRows(
+      'F5 Hono on @hono/node-server, one constant route',
+      () => startHonoHttp({ ...options, httpDir: join(repoRoot, 'packages', 'http') }),
       options,
     ),
   };

@@ -7,7 +7,10 @@
  *      commit is not durable, so this floor is not one a durable store can reach;
  *   F4 the F2 transaction on the embedded PostgreSQL, the default store without DATABASE_URL: a
  *      fresh data directory started as payrail starts it (`createEmbeddedPostgresStore`), a pool
- *      of payrail's size over its Unix socket, 32 workers.
+ *      of payrail's size over its Unix socket, 32 workers;
+ *   F5 (issue 24) not a floor but the framework's ceiling: Hono on `@hono/node-server`, as payrail
+ *      serves (its versions, from packages/http), one route answering F1's body with `c.json`,
+ *      no middleware: what a read through Hono can reach at best.
  */
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -41,6 +44,43 @@ export const startBareHttp = async ({ connections }) => {
   const child = await startNode({
     label: 'bare node:http server',
     args: ['-e', bareServerSource],
+    env: { PATH: process.env.PATH },
+    ready: /listening on (http:\/\/\S+)/,
+  });
+  return {
+    round: async (duration) => {
+      const result = await cannonRound({
+        url: child.url,
+        request: { method: 'GET', path: '/' },
+        connections,
+        duration,
+      });
+      return { ...result, unit: 'req/s' };
+    },
+    stop: child.stop,
+  };
+};
+
+/** F5's server: Hono and `@hono/node-server` resolved from packages/http, as payrail runs them. */
+const honoServerSource = (httpDir) => `
+const from = (name) => require(require.resolve(name, { paths: [${JSON.stringify(httpDir)}] }));
+const { Hono } = from('hono');
+const { serve } = from('@hono/node-server');
+const data = { account: { account_id: 'acc_0123456789abcdef', merchant_id: 'mch_0123456789abcdef',
+  status: 'active', currencies: ['USD', 'USDT'], created_at: '2026-01-01T00:00:00.000Z' } };
+const app = new Hono();
+app.get('/', (c) => c.json({ code: 0, message: 'success', data }));
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+  process.stdout.write('listening on http://127.0.0.1:' + info.port + '\\n');
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+/** F5: Hono on @hono/node-server with one constant route; one autocannon round per `round()`. */
+export const startHonoHttp = async ({ connections, httpDir }) => {
+  const child = await startNode({
+    label: 'Hono on @hono/node-server',
+    args: ['-e', honoServerSource(httpDir)],
     env: { PATH: process.env.PATH },
     ready: /listening on (http:\/\/\S+)/,
   });

@@ -106,7 +106,9 @@ const merchantCall = async (url, key, method, path, body) => {
  * the rows and the measurements of the process (with the embedded PostgreSQL, of payrail and the
  * postgres processes it owns together). `notifyUrl` and `webhookUrl` are
  * where payouts and the order webhook notify; `insecureWebhooks` sets
- * PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 (sandbox: lets http and loopback targets through).
+ * PAYRAIL_ALLOW_INSECURE_WEBHOOKS=1 (sandbox: lets http and loopback targets through);
+ * `nodeArgs` go to node before the server's script and `extraEnv` into its environment (for
+ * `profile.mjs`).
  */
 export const startPayrail = async ({
   store,
@@ -114,6 +116,8 @@ export const startPayrail = async ({
   notifyUrl = defaultNotifyUrl,
   webhookUrl = defaultWebhookUrl,
   insecureWebhooks = false,
+  nodeArgs = [],
+  extraEnv = {},
 }) => {
   if (!stores.includes(store)) throw new Error(`unknown store ${store} (known: ${stores})`);
   const { dir: dataDir, remove } = await tempDir(`payrail-bench-${store}-`);
@@ -124,8 +128,8 @@ export const startPayrail = async ({
   const settings = { store, databaseUrl, schema, adminToken, keySecret, insecureWebhooks };
   const server = await startNode({
     label: `payrail (${store})`,
-    args: [serverMain],
-    env: serverEnv({ ...settings, dataDir }),
+    args: [...nodeArgs, serverMain],
+    env: { ...serverEnv({ ...settings, dataDir }), ...extraEnv },
     cwd: repoRoot,
     ready: /payrail listening on (http:\/\/\S+)/,
   });
