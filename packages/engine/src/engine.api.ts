@@ -9,7 +9,7 @@
  * objects are the views (`engine-answers.ts`): each entry below names what it answers, and the
  * compiler holds every implementation to it, so a host reads a typed answer, not a bag of keys.
  */
-import type { Environment, ExecutionReport, OperatorRole } from '@payrail/core';
+import type { AccountRecord, Environment, ExecutionReport, OperatorRole } from '@payrail/core';
 import type { Outcome } from './command/command.handler.js';
 import type * as Answers from './engine-answers.views.js';
 
@@ -42,6 +42,13 @@ export interface Caller {
   readonly request_id?: string | undefined;
   /** The client address the key was checked against, for the audit trail. */
   readonly client_ip?: string | undefined;
+  /**
+   * The key's account as the key check read it on the primary (or its cache, ADR 0029): a read
+   * a replica answers checks this one, since the replica's copy lags (ADR 0054); a caller is one
+   * request's, so it is as fresh as that request's key check. A caller made without the key check
+   * has none, and its reads check the account on the primary.
+   */
+  readonly account?: AccountRecord | undefined;
 }
 
 /**

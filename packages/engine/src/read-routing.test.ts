@@ -5,11 +5,21 @@
  * runs once on a store whose `read` is a spy that hands the work the reads and nothing else (as a
  * standby would): a `replica` use case reads through it and never through `transaction`; a
  * `primary` one (whatever moves money, checks a key, a permission, a balance or an idempotency
- * key, or writes while reading) never touches it.
+ * key, or writes while reading) never touches it. No read checks the caller's account on the
+ * replica, whose copy lags: it checks the one the key check read on the primary, and a replica
+ * that lags on the accounts neither refuses a new account nor serves a frozen one.
  */
-import type { Collection, RecordMeta, Store, StoreReads, StoreTransaction } from '@payrail/core';
+import type {
+  AccountRecord,
+  Collection,
+  RecordMeta,
+  Store,
+  StoreReads,
+  StoreTransaction,
+} from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { permissions } from './access/access-control.policy.js';
 import type { Caller, Engine, Operator, TextExport } from './engine.api.js';
 import { createEngine } from './engine.wiring.js';
 import {
@@ -28,7 +38,8 @@ const routes: Readonly<Record<string, Route>> = {
   // The key check, the operator's credential: a disabled key or operator stops at once.
   'auth.authenticate': 'primary',
   'auth.authenticateOperator': 'primary',
-  'accounts.current': 'replica',
+  // The account the key check read on the primary, as it answered the key check.
+  'accounts.current': 'primary',
   'accounts.list': 'replica',
   // What the merchant sees; the payouts' own balance checks read the primary in their unit of work.
   'accounts.balances': 'replica',
@@ -146,14 +157,36 @@ const readsOnlyOf = <R extends RecordMeta>(collection: Collection<R>): Collectio
   };
 };
 
+/** How the standby answers the account lookups (`accounts.get`). */
+interface Standby {
+  /** Told of every account lookup on the standby. */
+  readonly onAccountGet?: () => void;
+  /** The accounts the standby has replayed so far, as it has them: it lags the primary. */
+  readonly replayedAccounts?: ReadonlyMap<string, AccountRecord>;
+}
+
 /** The transaction's reads and nothing else: what a read on a standby can do. */
-const readsOf = (tx: StoreTransaction): StoreReads =>
+const readsOf = (tx: StoreTransaction, standby: Standby = {}): StoreReads =>
   new Proxy(tx, {
     get: (target, key) => {
       if (key === 'ledger') {
         return { balances: target.ledger.balances, entries: target.ledger.entries };
       }
       if (key === 'outbox' || key === 'timers' || key === 'idempotency') return undefined;
+      if (key === 'accounts') {
+        const { onAccountGet, replayedAccounts } = standby;
+        return {
+          ...readsOnlyOf(target.accounts),
+          get: (id: string, scope?: string) => {
+            onAccountGet?.();
+            if (replayedAccounts === undefined) return target.accounts.get(id, scope);
+            const replayed = replayedAccounts.get(id);
+            return Promise.resolve(
+              scope === undefined || replayed?.merchant_id === scope ? replayed : undefined,
+            );
+          },
+        };
+      }
       const value: unknown = Reflect.get(target, key);
       return typeof value === 'object' && value !== null && 'list' in value
         ? readsOnlyOf(value as Collection<RecordMeta>)
@@ -164,11 +197,13 @@ const readsOf = (tx: StoreTransaction): StoreReads =>
 interface Spy {
   reads: number;
   transactions: number;
+  /** Account lookups on the replica. */
+  accountGets: number;
 }
 
 /** `store` with a `read` that counts, as a store with a read replica has. */
 const withReplicaSpy =
-  (spy: Spy) =>
+  (spy: Spy, standby: Standby = {}) =>
   (store: Store): Store => ({
     transaction: (work) => {
       spy.transactions += 1;
@@ -176,16 +211,33 @@ const withReplicaSpy =
     },
     read: (work) => {
       spy.reads += 1;
-      return store.transaction((tx) => work(readsOf(tx)));
+      return store.transaction((tx) =>
+        work(
+          readsOf(tx, {
+            ...standby,
+            onAccountGet: () => {
+              spy.accountGets += 1;
+            },
+          }),
+        ),
+      );
     },
     claimEnvironment: (environment) => store.claimEnvironment(environment),
     close: () => store.close(),
   });
 
+/** A key of `accountId` holding every permission, as the key check lets it in. */
+const authenticatedKey = async (engine: Engine, accountId: string): Promise<Caller> => {
+  const { api_key } = rightOf(
+    await engine.admin.issueApiKey(bootstrapOperator, accountId, { permissions }),
+  );
+  return rightOf(await engine.auth.authenticate({ token: api_key.token, ip: '198.51.100.7' }));
+};
+
 const tronAddress = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 
 describe('where each use case reads (ADR 0054)', () => {
-  const spy: Spy = { reads: 0, transactions: 0 };
+  const spy: Spy = { reads: 0, transactions: 0, accountGets: 0 };
   let w: OperatorsWorld;
   let key: Caller;
   let treasurer: Operator;
@@ -193,7 +245,7 @@ describe('where each use case reads (ADR 0054)', () => {
 
   beforeAll(async () => {
     w = await operatorsWorld(withReplicaSpy(spy));
-    key = w.keyOf('key_m');
+    key = await authenticatedKey(w.engine, w.merchant.account_id);
     treasurer = await w.operator('tess', 'treasurer');
     const { webhook } = rightOf(
       await w.engine.webhooks.create(key, {
@@ -310,9 +362,12 @@ describe('where each use case reads (ADR 0054)', () => {
     async (useCase) => {
       spy.reads = 0;
       spy.transactions = 0;
+      spy.accountGets = 0;
       const outcome = await call(useCase);
       expect(spy.reads).toBeGreaterThan(0);
       expect(spy.transactions).toBe(0);
+      // The caller's account is the one the key check read on the primary, not the replica's.
+      expect(spy.accountGets).toBe(0);
       // It answered (a refusal would say the work did not run to its end on the reads alone).
       const answer = outcome as E.Either<{ readonly message: string }, unknown>;
       expect(E.isLeft(answer) ? answer.left.message : 'answered').toBe('answered');
@@ -355,7 +410,7 @@ describe('where each use case reads (ADR 0054)', () => {
 
 describe('a watched engine (observer, inspector, audit trail)', () => {
   it('still sends its reads to the replica, and times them as units of work', async () => {
-    const spy: Spy = { reads: 0, transactions: 0 };
+    const spy: Spy = { reads: 0, transactions: 0, accountGets: 0 };
     const timed: string[] = [];
     const w = await operatorsWorld(withReplicaSpy(spy));
     const engine = createEngine({
@@ -376,11 +431,80 @@ describe('a watched engine (observer, inspector, audit trail)', () => {
       },
       inspect: () => undefined,
     });
+    const key = await authenticatedKey(w.engine, w.merchant.account_id);
     spy.reads = 0;
     spy.transactions = 0;
-    const listed = await engine.payouts.list(w.keyOf('key_m'), {});
+    const listed = await engine.payouts.list(key, {});
     expect(E.isRight(listed)).toBe(true);
-    expect(spy).toEqual({ reads: 1, transactions: 0 });
+    expect(spy).toEqual({ reads: 1, transactions: 0, accountGets: 0 });
     expect(timed).toHaveLength(1);
+  });
+});
+
+describe('a replica that lags on the accounts (ADR 0054)', () => {
+  /** Reads that check the caller's account, and what each answers with. */
+  const reads: Readonly<Record<string, (engine: Engine, caller: Caller) => Promise<unknown>>> = {
+    'accounts.current': (engine, caller) => engine.accounts.current(caller),
+    'accounts.balances': (engine, caller) => engine.accounts.balances(caller, {}),
+    'payouts.list': (engine, caller) => engine.payouts.list(caller, {}),
+  };
+
+  /** A world whose replica has replayed the accounts as they stood once the merchant was made. */
+  const laggingWorld = async () => {
+    const spy: Spy = { reads: 0, transactions: 0, accountGets: 0 };
+    const replayedAccounts = new Map<string, AccountRecord>();
+    const w = await operatorsWorld(withReplicaSpy(spy, { replayedAccounts }));
+    const account = await w.raw.transaction((tx) => tx.accounts.get(w.merchant.account_id));
+    if (account === undefined) throw new Error('the merchant has no account');
+    replayedAccounts.set(account.account_id, account);
+    return w;
+  };
+
+  const messageOf = (outcome: unknown): string => {
+    const answer = outcome as E.Either<{ readonly message: string }, unknown>;
+    return E.isLeft(answer) ? answer.left.message : 'answered';
+  };
+
+  it.each(Object.keys(reads))(
+    '%s serves an account the primary created and the replica has not replayed yet',
+    async (useCase) => {
+      const w = await laggingWorld();
+      const { merchant } = rightOf(
+        await w.engine.admin.createMerchant(bootstrapOperator, { name: 'New' }),
+      );
+      const read = reads[useCase];
+      if (read === undefined) throw new Error(`${useCase} is not listed`);
+      const key = await authenticatedKey(w.engine, merchant.account_id);
+      expect(messageOf(await read(w.engine, key))).toBe('answered');
+      // A caller made without the key check: its account is read on the primary.
+      const made: Caller = {
+        ...w.keyOf('key_new'),
+        merchant_id: merchant.merchant_id,
+        account_id: merchant.account_id,
+      };
+      expect(messageOf(await read(w.engine, made))).toBe('answered');
+    },
+  );
+
+  it('refuses a read of payouts on an account the primary froze while the replica has it active', async () => {
+    const w = await laggingWorld();
+    rightOf(
+      await w.engine.admin.updateAccount(bootstrapOperator, w.merchant.account_id, {
+        status: 'frozen',
+      }),
+    );
+    const key = w.keyOf('key_m');
+    expect(messageOf(await w.engine.payouts.list(key, {}))).toBe('account frozen');
+    expect(messageOf(await w.engine.accounts.balances(key, {}))).toBe('answered');
+    // The key check refuses it too, on the primary.
+    const signedIn = await w.engine.auth.authenticate({
+      token: rightOf(
+        await w.engine.admin.issueApiKey(bootstrapOperator, w.merchant.account_id, {
+          permissions,
+        }),
+      ).api_key.token,
+      ip: '198.51.100.7',
+    });
+    expect(messageOf(signedIn)).toBe('account frozen');
   });
 });

@@ -39,7 +39,7 @@ export const accessUseCases = (deps: EngineDeps): AccessUseCases => {
   });
   return {
     auth: { authenticate: authenticator(deps, keyChecks) },
-    accounts: accountReadUseCases(deps, keyChecks),
+    accounts: accountReadUseCases(deps),
     webhooks: webhookUseCases(deps),
     admin: adminAccountUseCases(deps, keyChecks),
   };

@@ -5,47 +5,34 @@
  */
 import {
   AccountListQuery,
+  type AccountRecord,
   BalanceListQuery,
   type Currency,
   DepositListQuery,
   decodeWith,
   type FundingRecord,
   type ListQuery,
-  type StoreReads,
   WithdrawalListQuery,
 } from '@payrail/core';
-import { orRefuse, outcomeOf, readUnit } from '../command/command.handler.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { orRefuse, readUnit } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { balancesAt } from '../statements/statement-records.store.js';
 import { accountView, balanceView, fundingView, zeroBalance } from './access.views.js';
 import { requirePermission } from './access-control.policy.js';
 import { accountLedger } from './account-ledger.use-case.js';
-import { callerAccount } from './caller-account.store.js';
-import type { KeyCheckCache } from './key-check.cache.js';
+import { merchantRead, type ReaderAccess, readerAccount } from './caller-account.store.js';
 import { createdWithin, definedOf } from './list-filters.store.js';
 import { pageView } from './list-pages.views.js';
 
-/** The account's own read endpoints answer a frozen account too. */
-const loadAccount = (tx: StoreReads, caller: Caller) => callerAccount(tx, caller, 'allowed');
-
-/**
- * The account as the key check read it when that read is still fresh (ADR 0029: at most
- * `keyCheckCacheMs` old, forgotten at once when this engine changes the account), else as the
- * store has it now.
- */
-const currentAccount = async (deps: EngineDeps, keyChecks: KeyCheckCache, caller: Caller) => {
-  const checked = keyChecks.recordsOf(caller.key_id)?.account;
-  if (checked?.account_id === caller.account_id && checked.merchant_id === caller.merchant_id) {
-    return outcomeOf(() => {
-      requirePermission(caller, 'payment.account.read');
-      return { account: accountView(checked) };
-    });
-  }
-  return readUnit(deps.store, async (tx) => {
-    requirePermission(caller, 'payment.account.read');
-    return { account: accountView(await loadAccount(tx, caller)) };
+/** The caller's account (`GET /payment/account`): its own read endpoints answer a frozen one too. */
+const currentAccount = async (deps: EngineDeps, caller: Caller) => {
+  const account = await readerAccount(deps.store, caller, {
+    permissions: ['payment.account.read'],
+    frozen: 'allowed',
   });
+  return E.map((checked: AccountRecord) => ({ account: accountView(checked) }))(account);
 };
 
 const listAccounts = (deps: EngineDeps, caller: Caller, raw: Query) =>
@@ -61,16 +48,17 @@ const listAccounts = (deps: EngineDeps, caller: Caller, raw: Query) =>
     return pageView(page, accountView);
   });
 
+/** The wallet's reads: `payment.wallet.read`, on the account even when frozen. */
+const walletReader: ReaderAccess = { permissions: ['payment.wallet.read'], frozen: 'allowed' };
+
 /**
  * One item per currency of the account, and per currency it has postings in (a pay-in in a
  * token the account does not list), in currency code order; a currency never moved shows zeros.
  * With `at`, each as it stood at the end of that second (ADR 0045).
  */
 const balances = (deps: EngineDeps, caller: Caller, raw: Query) =>
-  readUnit(deps.store, async (tx) => {
-    requirePermission(caller, 'payment.wallet.read');
+  merchantRead(deps.store, caller, walletReader, async (tx, account) => {
     const query = orRefuse(decodeWith(BalanceListQuery)(raw));
-    const account = await loadAccount(tx, caller);
     const posted =
       query.at === undefined
         ? await tx.ledger.balances(account.account_id)
@@ -110,8 +98,8 @@ const fundingList =
 const deposits = fundingList('deposits', DepositListQuery);
 const withdrawals = fundingList('withdrawals', WithdrawalListQuery);
 
-export const accountReadUseCases = (deps: EngineDeps, keyChecks: KeyCheckCache) => ({
-  current: (caller: Caller) => currentAccount(deps, keyChecks, caller),
+export const accountReadUseCases = (deps: EngineDeps) => ({
+  current: (caller: Caller) => currentAccount(deps, caller),
   list: (caller: Caller, raw: Query) => listAccounts(deps, caller, raw),
   balances: (caller: Caller, raw: Query) => balances(deps, caller, raw),
   deposits: (caller: Caller, raw: Query) => deposits(deps, caller, raw),

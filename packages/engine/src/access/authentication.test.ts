@@ -59,6 +59,8 @@ describe('a key that checks out', () => {
       key_id: m.keyId,
       permissions: ['payment.account.read', 'payment.wallet.read'],
       env: 'sandbox',
+      // The account as the key check read it, which the request's reads check (ADR 0054).
+      account: expect.objectContaining({ account_id: m.accountId, status: 'active' }),
     });
   });
 

@@ -39,6 +39,7 @@ const callerOf = (
   key_id: key.key_id,
   permissions: [...key.permissions],
   env,
+  account,
 });
 
 /** The store's word on a key and its account, in one unit of work. */

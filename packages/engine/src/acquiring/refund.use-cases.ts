@@ -28,20 +28,18 @@ import {
   type RefundExecutionRequest,
   type RefundType,
   refundStatusOf,
-  type StoreReads,
   type StoreTransaction,
   type TimerRecord,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { requirePermission } from '../access/access-control.policy.js';
-import { callerAccount } from '../access/caller-account.store.js';
+import { callerAccount, merchantRead, type ReaderAccess } from '../access/caller-account.store.js';
 import {
   commitDecision,
   create,
   handle,
   type Outcome,
   orRefuse,
-  readUnit,
   refuse,
   unguarded,
 } from '../command/command.handler.js';
@@ -212,23 +210,22 @@ export const createRefund = async (
 };
 
 /** An acquiring read: `payment.acquiring.read`, on an account with acquiring (frozen may read). */
-const readable = async (tx: StoreReads, caller: Caller) => {
-  requirePermission(caller, 'payment.acquiring.read');
-  await callerAccount(tx, caller, 'allowed', 'acquiring');
+const readable: ReaderAccess = {
+  permissions: ['payment.acquiring.read'],
+  frozen: 'allowed',
+  product: 'acquiring',
 };
 
 /** `GET /payment/acquiring/refunds/{refund_id}`; another merchant's is `refund not found`. */
 export const getRefund = (deps: EngineDeps, caller: Caller, refundId: string) =>
-  readUnit(deps.store, async (tx) => {
-    await readable(tx, caller);
+  merchantRead(deps.store, caller, readable, async (tx) => {
     const refund = await refundRepository.load(tx, refundId, caller.account_id);
     return { refund: acquiringRefundView(refund.snapshot) };
   });
 
 /** `GET /payment/acquiring/orders/{order_id}/refunds`: every refund of the order, oldest first. */
 export const orderRefunds = (deps: EngineDeps, caller: Caller, orderId: string) =>
-  readUnit(deps.store, async (tx) => {
-    await readable(tx, caller);
+  merchantRead(deps.store, caller, readable, async (tx) => {
     await orderRepository.load(tx, orderId, caller.account_id);
     const items = (await refundsOfOrder(tx, caller.account_id, orderId)).map((refund) =>
       acquiringRefundView(refund.snapshot),

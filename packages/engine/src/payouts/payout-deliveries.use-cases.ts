@@ -8,18 +8,16 @@
  */
 import { decodeWith, PageQuery, payrailError } from '@payrail/core';
 import { deliveryView } from '../access/access.views.js';
-import { requirePermission } from '../access/access-control.policy.js';
-import { callerAccount } from '../access/caller-account.store.js';
+import { merchantRead } from '../access/caller-account.store.js';
 import { pageView } from '../access/list-pages.views.js';
-import { orRefuse, readUnit, refuse } from '../command/command.handler.js';
+import { orRefuse, refuse } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
+import { payoutReader } from './payout-account.policy.js';
 
 export const payoutDeliveries =
   (deps: EngineDeps) => (caller: Caller, payoutId: string, raw: Query) =>
-    readUnit(deps.store, async (tx) => {
-      requirePermission(caller, 'payment.payout.read');
-      await callerAccount(tx, caller, 'refused', 'payout');
+    merchantRead(deps.store, caller, payoutReader('payment.payout.read'), async (tx) => {
       const query = orRefuse(decodeWith(PageQuery)(raw));
       const payout =
         (await tx.payouts.get(payoutId, caller.account_id)) ??

@@ -9,16 +9,16 @@ import {
   PayoutListQuery,
   payoutResourceOf,
 } from '@payrail/core';
+import { merchantRead } from '../access/caller-account.store.js';
 import { pageView } from '../access/list-pages.views.js';
-import { orRefuse, readUnit } from '../command/command.handler.js';
+import { orRefuse } from '../command/command.handler.js';
 import type { Caller, Query } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { loadedPayoutOf, payoutRepository } from './payout.persistence.js';
-import { payoutAccount } from './payout-account.policy.js';
+import { payoutReader } from './payout-account.policy.js';
 
 export const getPayout = (deps: EngineDeps, caller: Caller, payoutId: string) =>
-  readUnit(deps.store, async (tx) => {
-    await payoutAccount(tx, caller, 'payment.payout.read');
+  merchantRead(deps.store, caller, payoutReader('payment.payout.read'), async (tx) => {
     const { snapshot } = await payoutRepository.load(tx, payoutId, caller.account_id);
     return { payout: payoutResourceOf(snapshot) };
   });
@@ -33,8 +33,7 @@ const whereOf = (q: PayoutListFilter) => ({
 });
 
 export const listPayouts = (deps: EngineDeps, caller: Caller, query: Query) =>
-  readUnit(deps.store, async (tx) => {
-    await payoutAccount(tx, caller, 'payment.payout.read');
+  merchantRead(deps.store, caller, payoutReader('payment.payout.read'), async (tx) => {
     const q = orRefuse(decodeWith(PayoutListQuery)(query));
     const page = await tx.payouts.list({
       scope: caller.account_id,
