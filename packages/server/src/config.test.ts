@@ -496,6 +496,33 @@ describe('the startup description', () => {
     );
   });
 
+  it('takes a host list for the read replica and the LISTEN, and redacts both keeping every host', () => {
+    const primary = 'postgres://app:pw@db1:5432,db2:5433/payrail';
+    const replicas =
+      'postgres://reader:s3,cr3t@r1:5432,r2:5433/payrail?target_session_attrs=standby';
+    const listen = 'postgres://app:p,w@db1:5432,db2:5433/payrail?target_session_attrs=read-write';
+    const config = configOf({
+      DATABASE_URL: primary,
+      PAYRAIL_DATABASE_READ_URL: replicas,
+      PAYRAIL_DATABASE_LISTEN_URL: listen,
+      PAYRAIL_KEY_SECRET: keySecret,
+    });
+    expect(config.database).toEqual({
+      kind: 'server',
+      connectionString: primary,
+      readConnectionString: replicas,
+      listenConnectionString: listen,
+    });
+    const shown = (name: string) => describeConfig(config).find((e) => e.name === name)?.value;
+    // A password holding a comma is no host list: it is hidden, and the hosts are shown.
+    expect(shown('PAYRAIL_DATABASE_READ_URL')).toBe(
+      'postgres://reader:***@r1:5432,r2:5433/payrail?target_session_attrs=standby',
+    );
+    expect(shown('PAYRAIL_DATABASE_LISTEN_URL')).toBe(
+      'postgres://app:***@db1:5432,db2:5433/payrail?target_session_attrs=read-write',
+    );
+  });
+
   it('redacts a connection string it cannot parse entirely', () => {
     expect(redactConnectionString('host=db password=x')).toBe('<unparsable>');
   });

@@ -192,7 +192,10 @@ const readEmbeddedEngine = ({ env, errors }: Reading): EmbeddedEngine => {
   return 'postgres';
 };
 
-/** `PAYRAIL_DATABASE_READ_URL`: only beside a DATABASE_URL (the embedded database has no replica). */
+/**
+ * `PAYRAIL_DATABASE_READ_URL`: only beside a DATABASE_URL (the embedded database has no replica).
+ * libpq's host list names several replicas (the store reads on the first that answers, ADR 0054).
+ */
 const readReplicaUrl = ({ env, errors }: Reading, server: boolean): string | undefined => {
   const raw = env.PAYRAIL_DATABASE_READ_URL;
   if (!present(raw)) return undefined;
@@ -208,7 +211,8 @@ const readReplicaUrl = ({ env, errors }: Reading, server: boolean): string | und
 
 /**
  * `PAYRAIL_DATABASE_LISTEN_URL`: only beside a DATABASE_URL. Behind a transaction-mode pooler
- * (PgBouncer) it must be a direct URL to the server, or `none` (ADR 0052).
+ * (PgBouncer) it must be a direct URL to the server, or `none` (ADR 0052). A host list (the
+ * primary and its standbys, as in DATABASE_URL) LISTENs on the first read-write host.
  */
 const readListenUrl = ({ env, errors }: Reading, server: boolean): string | false | undefined => {
   const raw = env.PAYRAIL_DATABASE_LISTEN_URL;

@@ -81,6 +81,20 @@ const account: Omit<AccountRecord, 'version'> = {
   updated_at: 1,
 };
 
+/** An outbox message: work another process's LISTEN hears of. */
+const outboxMessage = (id: string) => ({
+  outbox_id: id,
+  event_id: `evt_${id}`,
+  account_id: 'acc_1',
+  business_type: 'payout',
+  business_id: `po_${id}`,
+  event_type: 'payout.created',
+  destination: { kind: 'webhook' as const, webhookId: 'wh_1' },
+  payload: {},
+  available_at: 1_700_000_000,
+  created_at: 1_700_000_000,
+});
+
 const parsed = (url: string) => {
   const found = parseDatabaseUrl(url);
   if (found === undefined) throw new Error(url);
@@ -193,6 +207,68 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
     }
   });
 
+  it('reads on the first replica of a host list that answers (PAYRAIL_DATABASE_READ_URL)', async () => {
+    const schema = freshSchema();
+    const direct = `${target.hostname}:${targetPort}`;
+    const application = `payrail_replica_${randomBytes(4).toString('hex')}`;
+    const store = await createPostgresStore({
+      connectionString: serverUrl,
+      schema,
+      readConnectionString: urlWith(
+        [`127.0.0.1:${await deadPort()}`, direct],
+        `application_name=${application}`,
+      ),
+    });
+    try {
+      // While the read is open, its transaction is on the replica pool's connection.
+      const onReplica = await store.read(async (tx) => {
+        await tx.accounts.list({ limit: 1, offset: 0, sort: 'asc' });
+        const { rows } = await admin.query<{ open: number }>(
+          `SELECT count(*)::int AS open FROM pg_stat_activity
+            WHERE application_name = $1 AND state LIKE 'idle in transaction%'`,
+          [application],
+        );
+        return rows[0]?.open;
+      });
+      expect(onReplica).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('LISTENs on the first read-write host of a host list (PAYRAIL_DATABASE_LISTEN_URL)', async () => {
+    const schema = freshSchema();
+    const application = `payrail_listen_${randomBytes(4).toString('hex')}`;
+    const store = await createPostgresStore({
+      connectionString: serverUrl,
+      schema,
+      listenConnectionString: urlWith(
+        [`127.0.0.1:${await deadPort()}`, `${target.hostname}:${targetPort}`],
+        `application_name=${application}`,
+      ),
+    });
+    const other = await createPostgresStore({ connectionString: serverUrl, schema });
+    try {
+      let heard = 0;
+      store.onWork(() => {
+        heard += 1;
+      });
+      const listening = async (): Promise<number> => {
+        const { rows } = await admin.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND query = $2',
+          [application, `LISTEN ${quoteIdent(workChannelOf(schema))}`],
+        );
+        return rows[0]?.n ?? 0;
+      };
+      await expect.poll(listening, { timeout: 10_000 }).toBe(1);
+      await other.transaction((tx) => tx.outbox.enqueue([outboxMessage('ob_listen')]));
+      await expect.poll(() => heard, { timeout: 5000 }).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   it('answers StoreUnavailable, naming every host, when none answers', async () => {
     const [a, b] = [await deadPort(), await deadPort()];
     const pool = new MultiHostPool(
@@ -272,22 +348,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
       // The reopened LISTEN tells once of what committed meanwhile; let that pass first.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const before = heard;
-      await other.transaction((tx) =>
-        tx.outbox.enqueue([
-          {
-            outbox_id: 'ob_failover',
-            event_id: 'evt_failover',
-            account_id: 'acc_1',
-            business_type: 'payout',
-            business_id: 'po_failover',
-            event_type: 'payout.created',
-            destination: { kind: 'webhook', webhookId: 'wh_1' },
-            payload: {},
-            available_at: 1_700_000_000,
-            created_at: 1_700_000_000,
-          },
-        ]),
-      );
+      await other.transaction((tx) => tx.outbox.enqueue([outboxMessage('ob_failover')]));
       await expect.poll(() => heard, { timeout: 5000 }).toBeGreaterThan(before);
     } finally {
       await other.close();

@@ -69,6 +69,22 @@ describe('a multi-host DATABASE_URL', () => {
     expect(() => parsed('postgres://h1,h2/db?connect_timeout=soon')).toThrow(/connect_timeout/);
   });
 
+  it('lists read replicas: any unset, and only the sessions that pick a server to read from', () => {
+    const reads = (url: string) => parseDatabaseUrl(url, { use: 'reads', setting: 'READ_URL' });
+    expect(reads('postgres://u@r1,r2/db')?.targetSessionAttrs).toBe('any');
+    expect(needsLocating(reads('postgres://u@r1,r2/db') ?? parsed('postgres://h/db'))).toBe(true);
+    for (const attrs of ['standby', 'prefer-standby', 'read-only', 'any'] as const) {
+      expect(reads(`postgres://u@r1,r2/db?target_session_attrs=${attrs}`)?.targetSessionAttrs).toBe(
+        attrs,
+      );
+    }
+    for (const attrs of ['read-write', 'primary']) {
+      expect(() => reads(`postgres://u@r1,r2/db?target_session_attrs=${attrs}`)).toThrow(
+        /^READ_URL: target_session_attrs=.* is not one a read replica is chosen by/,
+      );
+    }
+  });
+
   it('refuses a session payrail cannot write through, and a malformed host', () => {
     for (const attrs of ['read-only', 'standby', 'prefer-standby', 'readwrite']) {
       expect(() => parsed(`postgres://h1,h2/db?target_session_attrs=${attrs}`)).toThrow(

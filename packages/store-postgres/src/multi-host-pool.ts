@@ -18,13 +18,38 @@ import type { PostgresPool, PostgresPoolClient, PostgresQuery } from './pg-pool.
 import { isConnectionLoss, type UnitAccess } from './store-unavailable.js';
 
 /**
- * libpq's values that a store which writes can use: `any` (the first host that answers),
- * `read-write` (`SHOW transaction_read_only` is `off`), `primary` (`pg_is_in_recovery()` is
- * false). `read-only`, `standby` and `prefer-standby` pick a server the store cannot write to.
+ * libpq's values: `any` (the first host that answers), `read-write` (`SHOW transaction_read_only`
+ * is `off`), `primary` (`pg_is_in_recovery()` is false), `read-only` (it is `on`), `standby` (in
+ * recovery), `prefer-standby` (a standby if one answers, else the first that answers).
  */
-export type TargetSessionAttrs = 'any' | 'read-write' | 'primary';
+export type TargetSessionAttrs =
+  | 'any'
+  | 'read-write'
+  | 'primary'
+  | 'read-only'
+  | 'standby'
+  | 'prefer-standby';
 
-const targetSessionAttrs: readonly TargetSessionAttrs[] = ['any', 'read-write', 'primary'];
+/**
+ * What a connection string is for: `writes` (`DATABASE_URL`, and the LISTEN connection, which a
+ * standby refuses) or `reads` (a read replica, ADR 0054). Each takes only the
+ * `target_session_attrs` that pick a server it can use.
+ */
+export type ConnectionUse = 'writes' | 'reads';
+
+const usableAttrs: Readonly<Record<ConnectionUse, readonly TargetSessionAttrs[]>> = {
+  writes: ['read-write', 'primary', 'any'],
+  reads: ['any', 'prefer-standby', 'standby', 'read-only'],
+};
+
+/** What the store can do through a server that `use` picks, for a refusal's message. */
+const useWords: Readonly<Record<ConnectionUse, string>> = {
+  writes: 'payrail can write through',
+  reads: 'a read replica is chosen by',
+};
+
+/** How a URL names itself in a refusal, unless told otherwise. */
+const defaultSetting = 'DATABASE_URL';
 
 /** How long one host may take to accept a connection (libpq's `connect_timeout`), by default. */
 const defaultConnectTimeoutMs = 5_000;
@@ -37,6 +62,7 @@ export interface HostAddress {
 
 export interface DatabaseUrl {
   readonly hosts: readonly HostAddress[];
+  readonly use: ConnectionUse;
   readonly targetSessionAttrs: TargetSessionAttrs;
   /** `connect_timeout` in seconds, as milliseconds; undefined when the URL has none. */
   readonly connectTimeoutMs: number | undefined;
@@ -46,39 +72,46 @@ export interface DatabaseUrl {
 
 const urlShape = /^(postgres(?:ql)?:\/\/)([^/?#]*)(.*)$/s;
 
-const hostOf = (text: string): HostAddress => {
+const hostOf = (setting: string, text: string): HostAddress => {
   const bracketed = /^(\[[^\]]+\])(?::(\d*))?$/.exec(text);
   const plain = /^([^:[\]]+)(?::(\d*))?$/.exec(text);
   const match = bracketed ?? plain;
-  if (match === null) throw new Error(`DATABASE_URL: host "${text}" is not host[:port]`);
+  if (match === null) throw new Error(`${setting}: host "${text}" is not host[:port]`);
   const [, host = '', port] = match;
   const number = port === undefined || port === '' ? 5432 : Number(port);
   if (!Number.isInteger(number) || number < 1 || number > 65_535) {
-    throw new Error(`DATABASE_URL: host "${text}" has a port out of range`);
+    throw new Error(`${setting}: host "${text}" has a port out of range`);
   }
   return { host, port: number };
 };
 
 /**
- * Unset, `any` for one host, as libpq; `read-write` for several (libpq would say `any`): a
- * payment engine must never write to a standby it happened to reach first.
+ * Unset, `any` for one host, as libpq, and for a list of replicas (the first that answers);
+ * `read-write` for several hosts the store writes through (libpq would say `any`): a payment
+ * engine must never write to a standby it happened to reach first.
  */
-const attrsOf = (value: string | null, hostCount: number): TargetSessionAttrs => {
-  if (value === null) return hostCount > 1 ? 'read-write' : 'any';
-  const found = targetSessionAttrs.find((attrs) => attrs === value);
+const attrsOf = (
+  value: string | null,
+  hostCount: number,
+  use: ConnectionUse,
+  setting: string,
+): TargetSessionAttrs => {
+  if (value === null) return use === 'writes' && hostCount > 1 ? 'read-write' : 'any';
+  const usable = usableAttrs[use];
+  const found = usable.find((attrs) => attrs === value);
   if (found === undefined) {
     throw new Error(
-      `DATABASE_URL: target_session_attrs=${value} is not one payrail can write through; use read-write, primary or any`,
+      `${setting}: target_session_attrs=${value} is not one ${useWords[use]}; use ${usable.join(', ')}`,
     );
   }
   return found;
 };
 
-const timeoutOf = (value: string | null): number | undefined => {
+const timeoutOf = (value: string | null, setting: string): number | undefined => {
   if (value === null || value === '') return undefined;
   const seconds = Number(value);
   if (!Number.isInteger(seconds) || seconds < 0) {
-    throw new Error(`DATABASE_URL: connect_timeout=${value} is not a whole number of seconds`);
+    throw new Error(`${setting}: connect_timeout=${value} is not a whole number of seconds`);
   }
   // libpq: zero (or negative) waits forever, and anything under 2 seconds counts as 2.
   return seconds === 0 ? undefined : Math.max(seconds, 2) * 1000;
@@ -89,7 +122,11 @@ const timeoutOf = (value: string | null): number | undefined => {
  * `postgresql://` URL; undefined for any other connection string (libpq's `key=value` form, a
  * socket path), which a plain `pg.Pool` reads as it always did.
  */
-export const parseDatabaseUrl = (connectionString: string): DatabaseUrl | undefined => {
+export const parseDatabaseUrl = (
+  connectionString: string,
+  options: { readonly use?: ConnectionUse; readonly setting?: string } = {},
+): DatabaseUrl | undefined => {
+  const { use = 'writes', setting = defaultSetting } = options;
   const shape = urlShape.exec(connectionString);
   if (shape === null) return undefined;
   const [, scheme = '', authority = '', rest = ''] = shape;
@@ -101,11 +138,12 @@ export const parseDatabaseUrl = (connectionString: string): DatabaseUrl | undefi
   const pairs = queryAt === -1 ? [] : rest.slice(queryAt + 1).split('&');
   const query = new URLSearchParams(queryAt === -1 ? '' : rest.slice(queryAt + 1));
   const kept = pairs.filter((pair) => !pair.startsWith('target_session_attrs='));
-  const hosts = hostList === '' ? [] : hostList.split(',').map(hostOf);
+  const hosts = hostList === '' ? [] : hostList.split(',').map((text) => hostOf(setting, text));
   return {
     hosts,
-    targetSessionAttrs: attrsOf(query.get('target_session_attrs'), hosts.length),
-    connectTimeoutMs: timeoutOf(query.get('connect_timeout')),
+    use,
+    targetSessionAttrs: attrsOf(query.get('target_session_attrs'), hosts.length, use, setting),
+    connectTimeoutMs: timeoutOf(query.get('connect_timeout'), setting),
     urlOf: ({ host, port }) =>
       `${scheme}${userinfo}${host}:${port}${path}${kept.length === 0 ? '' : `?${kept.join('&')}`}`,
   };
@@ -127,24 +165,80 @@ export interface MultiHostPoolSettings {
   readonly connectTimeoutMs: number;
 }
 
-/** Whether the server behind `client` has the session `attrs` asks for. */
-const hasSession = async (client: pg.Client, attrs: TargetSessionAttrs): Promise<boolean> => {
-  switch (attrs) {
-    case 'any':
-      return true;
-    case 'read-write': {
-      const { rows } = await client.query<{ transaction_read_only: string }>(
-        'SHOW transaction_read_only',
-      );
-      return rows[0]?.transaction_read_only === 'off';
-    }
-    case 'primary': {
-      const { rows } = await client.query<{ recovery: boolean }>(
-        'SELECT pg_is_in_recovery() AS recovery',
-      );
-      return rows[0]?.recovery === false;
+/** One check of a host's session; `prefer-standby` is two searches, `standby` then `any`. */
+type SessionCheck = Exclude<TargetSessionAttrs, 'prefer-standby'>;
+
+const checksOf = (attrs: TargetSessionAttrs): readonly SessionCheck[] =>
+  attrs === 'prefer-standby' ? ['standby', 'any'] : [attrs];
+
+/** Why a host whose session does not fit `check` was passed over. */
+const mismatch: Readonly<Record<SessionCheck, string>> = {
+  any: '',
+  'read-write': 'is read-only or a standby',
+  primary: 'is read-only or a standby',
+  'read-only': 'accepts writes',
+  standby: 'is not a standby',
+};
+
+/** Whether the server behind `client` has the session `check` asks for. */
+const hasSession = async (client: pg.Client, check: SessionCheck): Promise<boolean> => {
+  if (check === 'any') return true;
+  if (check === 'read-write' || check === 'read-only') {
+    const { rows } = await client.query<{ transaction_read_only: string }>(
+      'SHOW transaction_read_only',
+    );
+    return rows[0]?.transaction_read_only === (check === 'read-write' ? 'off' : 'on');
+  }
+  const { rows } = await client.query<{ recovery: boolean }>(
+    'SELECT pg_is_in_recovery() AS recovery',
+  );
+  return rows[0]?.recovery === (check === 'standby');
+};
+
+/** A connection to `address` whose session fits `check`, or why there is none. */
+const openFitting = async (
+  url: DatabaseUrl,
+  address: HostAddress,
+  check: SessionCheck,
+  timeoutMs: number,
+): Promise<pg.Client | string> => {
+  const client = new pg.Client({
+    connectionString: url.urlOf(address),
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
+  // A connection that breaks while probed must not crash the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    if (await hasSession(client, check)) return client;
+    await client.end().catch(() => undefined);
+    return mismatch[check];
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    return `cannot be reached (${error instanceof Error ? error.message : String(error)})`;
+  }
+};
+
+/**
+ * The hosts of `url` in order: the first whose session fits, with a connection to it. Each host
+ * is bounded by the timeout for the connection and again for the check query.
+ */
+const search = async (
+  url: DatabaseUrl,
+  timeoutMs: number,
+): Promise<{ readonly address: HostAddress; readonly client: pg.Client }> => {
+  const refusals: string[] = [];
+  for (const check of checksOf(url.targetSessionAttrs)) {
+    for (const address of url.hosts) {
+      const found = await openFitting(url, address, check, timeoutMs);
+      if (typeof found !== 'string') return { address, client: found };
+      refusals.push(`${nameOf(address)} ${found}`);
     }
   }
+  throw new StoreUnavailable(
+    `no host of the connection string has target_session_attrs=${url.targetSessionAttrs}: ${refusals.join('; ')}`,
+  );
 };
 
 /**
@@ -265,37 +359,11 @@ export class MultiHostPool implements PostgresPool {
     this.#lost = located;
   }
 
-  /** The hosts in order; the first with the session asked for. */
+  /** The hosts in order; the first with the session asked for (its probe connection closed). */
   async #locate(): Promise<Located> {
-    const refusals: string[] = [];
-    for (const address of this.#url.hosts) {
-      const refusal = await this.#probe(address);
-      if (refusal === undefined) return this.#settle(address);
-      refusals.push(`${nameOf(address)} ${refusal}`);
-    }
-    throw new StoreUnavailable(
-      `no host of the connection string has target_session_attrs=${this.#url.targetSessionAttrs}: ${refusals.join('; ')}`,
-    );
-  }
-
-  /** Why `address` will not do (it cannot be reached, or has the wrong session); undefined if it will. */
-  async #probe(address: HostAddress): Promise<string | undefined> {
-    const client = new pg.Client({
-      connectionString: this.#url.urlOf(address),
-      connectionTimeoutMillis: this.#settings.connectTimeoutMs,
-      query_timeout: this.#settings.connectTimeoutMs,
-    });
-    // A connection that breaks while probed must not crash the process.
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      const fits = await hasSession(client, this.#url.targetSessionAttrs);
-      return fits ? undefined : 'is read-only or a standby';
-    } catch (error) {
-      return `cannot be reached (${error instanceof Error ? error.message : String(error)})`;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+    const { address, client } = await search(this.#url, this.#settings.connectTimeoutMs);
+    await client.end().catch(() => undefined);
+    return this.#settle(address);
   }
 
   /** Runs on `address`: the lost host's pool when the search found that host again. */
@@ -359,6 +427,16 @@ export class MultiHostPool implements PostgresPool {
   }
 }
 
+export interface PostgresPoolOptions {
+  readonly max: number;
+  /** Default `writes`: `DATABASE_URL`. A read replica's URL is `reads` (ADR 0054). */
+  readonly use?: ConnectionUse;
+  /** How the URL is named in a refusal; default `DATABASE_URL`. */
+  readonly setting?: string;
+  /** The connect timeout when the URL has no `connect_timeout`; default 5 s. */
+  readonly connectTimeoutMs?: number;
+}
+
 /**
  * The pool the server store makes of a connection string (ADR 0051): libpq's multi-host form
  * (or one host whose session is to be checked) as a `MultiHostPool`, anything else as a plain
@@ -368,10 +446,11 @@ export class MultiHostPool implements PostgresPool {
  */
 export const postgresPool = (
   connectionString: string,
-  options: { readonly max: number },
+  options: PostgresPoolOptions,
 ): PostgresPool => {
-  const url = parseDatabaseUrl(connectionString);
-  const connectTimeoutMs = url?.connectTimeoutMs ?? defaultConnectTimeoutMs;
+  const url = parseDatabaseUrl(connectionString, options);
+  const connectTimeoutMs =
+    url?.connectTimeoutMs ?? options.connectTimeoutMs ?? defaultConnectTimeoutMs;
   if (url !== undefined && needsLocating(url)) {
     return new MultiHostPool(url, { max: options.max, connectTimeoutMs });
   }
@@ -384,4 +463,30 @@ export const postgresPool = (
   // the process. The next unit of work opens a fresh connection.
   pool.on('error', () => undefined);
   return pool;
+};
+
+/**
+ * One connection of its own (the store's LISTEN, ADR 0052) made of a connection string as
+ * `postgresPool` reads it: on the first host of a list whose session fits (`read-write` unset,
+ * for several hosts: a standby refuses LISTEN), each attempt bounded by the connect timeout.
+ * A host list none of whose hosts fits fails with `StoreUnavailable`.
+ */
+export const connectedClient = async (
+  connectionString: string,
+  options: Omit<PostgresPoolOptions, 'max'> = {},
+): Promise<pg.Client> => {
+  const url = parseDatabaseUrl(connectionString, options);
+  const connectTimeoutMs =
+    url?.connectTimeoutMs ?? options.connectTimeoutMs ?? defaultConnectTimeoutMs;
+  if (url !== undefined && needsLocating(url)) return (await search(url, connectTimeoutMs)).client;
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
+  // A connection that breaks must not crash the process; its owner listens for its end.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
 };

@@ -154,32 +154,47 @@ export interface PgPoolExecutorOptions {
   readonly ownsPool: boolean;
   readonly retry?: RetryPolicy;
   /**
-   * The settings of the LISTEN connection (`pg`'s client settings); default the pool's own.
-   * `false`: no LISTEN (ADR 0052), for a pool behind a transaction-mode pooler with no direct
-   * connection to the server.
+   * How the LISTEN connection is opened (connected, not yet listening); default a connection
+   * made with the pool's own settings. `false`: no LISTEN (ADR 0052), for a pool behind a
+   * transaction-mode pooler with no direct connection to the server.
    */
-  readonly listenWith?: object | false;
+  readonly listenWith?: (() => Promise<Client>) | false;
 }
 
 /** The pause before a lost LISTEN connection is opened again, and the longest while it fails. */
 const relistenFirstPauseMs = 1_000;
 const relistenLongestPauseMs = 30_000;
 
+/** A connection made with `settings` (the pool's own: on its current host). */
+const connectWith = async (settings: object): Promise<Client> => {
+  const client = new Client(settings);
+  // A connection that breaks must not crash the process; the listener watches its end.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+};
+
 /**
  * A connection of its own, outside the pool (it is held for the store's life and must not take
- * a slot the units of work need), made from `settings` when they are asked for: the pool's own,
- * or a direct connection when the pool goes through a transaction-mode pooler (ADR 0052), which
- * hands a LISTEN's server connection to other clients and never delivers its notifications.
+ * a slot the units of work need), opened by `connect` each time one is needed: with the pool's
+ * own settings, or a direct connection when the pool goes through a transaction-mode pooler
+ * (ADR 0052), which hands a LISTEN's server connection to other clients and never delivers its
+ * notifications.
  */
 const listen =
-  (settings: () => object) =>
+  (connect: () => Promise<Client>) =>
   async (channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> => {
     let stopped = false;
     let current: Client | undefined;
     let pending: ReturnType<typeof setTimeout> | undefined;
     let pauseMs = relistenFirstPauseMs;
     const open = async (): Promise<Client> => {
-      const client = new Client(settings());
+      const client = await connect();
       // A broken listening connection is dropped; an 'error' event with no listener would crash.
       client.on('error', () => lost(client));
       client.on('end', () => lost(client));
@@ -187,7 +202,6 @@ const listen =
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
       try {
-        await client.connect();
         await client.query(`LISTEN ${quoteIdent(channel)}`);
         return client;
       } catch (error) {
@@ -195,8 +209,8 @@ const listen =
         throw error;
       }
     };
-    // A lost connection (the server restarted, a failover, ADR 0051) is opened again from
-    // `settings`, which name the current primary, after a pause that doubles while it fails.
+    // A lost connection (the server restarted, a failover, ADR 0051) is opened again by
+    // `connect`, on the current primary, after a pause that doubles while it fails.
     // Work committed while nobody listened is told once the LISTEN is back (an empty sender).
     const reopen = (): void => {
       pending = setTimeout(() => {
@@ -266,7 +280,9 @@ export const pgPoolExecutor = (
   ),
   // Without LISTEN the store still NOTIFYs: other processes may listen on a direct connection.
   listen:
-    options.listenWith === false ? listenNowhere : listen(() => options.listenWith || pool.options),
+    options.listenWith === false
+      ? listenNowhere
+      : listen(options.listenWith ?? (() => connectWith(pool.options))),
   poolUse: () => poolUseOf(pool),
   async close() {
     if (options.ownsPool) await pool.end();

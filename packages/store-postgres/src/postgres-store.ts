@@ -2,8 +2,12 @@
  * payrail's store on a PostgreSQL server, through a node-postgres pool. Units of work run
  * concurrently on the pool's connections; the schema is migrated on start.
  */
-import { postgresPool } from './multi-host-pool.js';
-import { type PostgresPool, pgPoolExecutor } from './pg-pool.executor.js';
+import { connectedClient, postgresPool } from './multi-host-pool.js';
+import {
+  type PgPoolExecutorOptions,
+  type PostgresPool,
+  pgPoolExecutor,
+} from './pg-pool.executor.js';
 import { readReplica, replicaPool } from './read-replica.js';
 import type { RetryPolicy } from './sql-executor.js';
 import {
@@ -34,14 +38,18 @@ export interface PostgresStoreOptions extends MigrationOptions {
    * Where the store LISTENs for other processes' work (ADR 0030): default the pool's own
    * settings. Behind a transaction-mode pooler (PgBouncer), which does not carry LISTEN, a
    * connection string straight to the server; or `false`, no LISTEN: the loops then find other
-   * processes' work on their due time and safety net (ADR 0052).
+   * processes' work on their due time and safety net (ADR 0052). libpq's multi-host form is
+   * read as for `connectionString`: the LISTEN opens on the first host that is read-write
+   * (unset `target_session_attrs`, several hosts) and again on the current one after a failover.
    */
   readonly listenConnectionString?: string | false;
   /**
    * A read replica (a streaming standby of the same database, ADR 0054): the reads that decide
    * nothing (`read`) go to it and may lag the primary by its replay lag; a read it cannot serve
    * (down, restarting, unreachable within 3 s) runs on the primary. Default: none, every read on
-   * the primary. Ignored when `readPool` is given.
+   * the primary. Ignored when `readPool` is given. libpq's multi-host form lists replicas: the
+   * reads go to the first that answers (`target_session_attrs` unset or `any`), or the first
+   * `standby`, `prefer-standby` or `read-only` one, and to the next when it is lost.
    */
   readonly readConnectionString?: string;
   /** A pool on the read replica the host owns: the store uses it and leaves it open. */
@@ -70,13 +78,20 @@ const ownPool = (options: PostgresStoreOptions): PostgresPool => {
   return postgresPool(connectionString, { max: options.maxConnections ?? 10 });
 };
 
-/** The executor's LISTEN settings: the pool's own when the host named none. */
-const listenOf = (
-  listen: string | false | undefined,
-): { readonly listenWith?: { readonly connectionString: string } | false } =>
+/**
+ * How the executor opens its LISTEN connection: with the pool's own settings when the host named
+ * none; else on `listen`, a host list included (the first host that is read-write: a standby
+ * refuses LISTEN).
+ */
+const listenOf = (listen: string | false | undefined): Pick<PgPoolExecutorOptions, 'listenWith'> =>
   listen === undefined
     ? {}
-    : { listenWith: listen === false ? false : { connectionString: listen } };
+    : {
+        listenWith:
+          listen === false
+            ? false
+            : () => connectedClient(listen, { setting: 'the LISTEN connection string' }),
+      };
 
 export const createPostgresStore = (options: PostgresStoreOptions = {}): Promise<PostgresStore> => {
   const pool = options.pool ?? ownPool(options);

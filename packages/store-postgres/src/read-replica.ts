@@ -5,7 +5,7 @@
  * primary instead of failing them.
  */
 import { isStoreUnavailable } from '@payrail/core';
-import { Pool } from 'pg';
+import { postgresPool } from './multi-host-pool.js';
 import { type PostgresPool, pgPoolExecutor } from './pg-pool.executor.js';
 import type { RetryPolicy } from './sql-executor.js';
 import type { ReadReplica } from './sql-store.js';
@@ -27,17 +27,19 @@ const replicaConnectTimeoutMs = 3000;
 export const isUnreachable = (error: unknown): boolean =>
   isStoreUnavailable(error) || isConnectionLoss(error, 'read-only');
 
-/** A pool on the replica at `connectionString`, which the store owns and ends on `close()`. */
-export const replicaPool = (connectionString: string, max: number): PostgresPool => {
-  const pool = new Pool({
-    connectionString,
+/**
+ * A pool on the replica at `connectionString`, which the store owns and ends on `close()`. A host
+ * list (`postgres://u@r1,r2/db`, libpq's multi-host form) runs on the first replica that answers,
+ * or the first whose session fits `target_session_attrs` (`standby`, `prefer-standby`,
+ * `read-only`; unset: `any`), and looks again when it is lost; meanwhile reads go to the primary.
+ */
+export const replicaPool = (connectionString: string, max: number): PostgresPool =>
+  postgresPool(connectionString, {
     max,
-    connectionTimeoutMillis: replicaConnectTimeoutMs,
+    use: 'reads',
+    setting: 'the read replica URL',
+    connectTimeoutMs: replicaConnectTimeoutMs,
   });
-  // A replica's idle connection that breaks (a standby restarting) is dropped, not a crash.
-  pool.on('error', () => undefined);
-  return pool;
-};
 
 /** The store's read replica over `pool`. */
 export const readReplica = (
