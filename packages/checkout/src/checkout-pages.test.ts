@@ -1,4 +1,4 @@
-import { type PayrailError, payrailError } from '@payrail/core';
+import { type PayrailError, payrailError, StoreUnavailable } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { checkoutHarness, testNow } from './checkout.test-support.js';
@@ -204,6 +204,28 @@ describe('GET /checkout/{order_id}', () => {
     const odd = pagesAnswering(async () => E.right({ order: { order_id: 'ord_9' } }));
     expect((await fetchPage(odd.app, '/ord_9')).status).toBe(500);
     expect(odd.logged).toHaveLength(1);
+  });
+
+  it('answers a store outage (a failover) with a 503 page and Retry-After, the page and its QR code alike', async () => {
+    const outage = new StoreUnavailable('no host accepts writes');
+    const down = pagesAnswering(async () => {
+      throw outage;
+    });
+    for (const path of ['/ord_9', '/ord_9/qr.svg']) {
+      const page = await fetchPage(down.app, path);
+      expect(page.status).toBe(503);
+      expect(page.headers.get('retry-after')).toBe('1');
+      expect(page.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+      expect(page.body).toContain('<h1 id="title">Something went wrong</h1>');
+      expect(page.body).toContain('<code id="message">service unavailable</code>');
+      expect(page.body).not.toContain('no host accepts writes');
+    }
+    expect(down.logged).toEqual([outage, outage]);
+
+    const refused = pagesAnswering(async () => E.left(payrailError('service_unavailable')));
+    const page = await fetchPage(refused.app, '/ord_9');
+    expect(page.status).toBe(503);
+    expect(page.headers.get('retry-after')).toBe('1');
   });
 
   it('leaves the checkout JSON calls and the other routes where they were', async () => {

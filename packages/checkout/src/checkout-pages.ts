@@ -6,7 +6,7 @@
  * the server hands it the one lookup it renders from.
  */
 import { webcrypto } from 'node:crypto';
-import { isText, type PayrailError, payrailError } from '@payrail/core';
+import { isStoreUnavailable, isText, type PayrailError, payrailError } from '@payrail/core';
 import { type Either, left } from 'fp-ts/lib/Either.js';
 import { type Context, Hono } from 'hono';
 import { type CheckoutOrder, checkoutOrderOf, webUrlOf } from './checkout-order.js';
@@ -84,7 +84,7 @@ const securityHeaders = (c: Context, csp: string): void => {
 };
 
 interface MessagePage {
-  readonly status: 404 | 500;
+  readonly status: 404 | 500 | 503;
   readonly page: MessagePageKey;
 }
 
@@ -97,6 +97,15 @@ const messagePages: Readonly<Record<string, MessagePage>> = {
 const noAddressPage: MessagePage = { status: 404, page: 'no_address' };
 
 const failurePage: MessagePage = { status: 500, page: 'failure' };
+
+/**
+ * The store could not reach its database (ADR 0051: a failover's gap): 503 with `Retry-After`,
+ * as the JSON API answers, on the failure page, whose words ("try again in a moment") fit.
+ */
+const unavailablePage: MessagePage = { status: 503, page: 'failure' };
+
+/** When the payer's browser may ask again: the JSON API's one second (ADR 0051). */
+const unavailableRetryAfterSeconds = 1;
 
 export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
   const app = new Hono();
@@ -114,6 +123,14 @@ export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
     return c.html(messagePageHtml(page.page, message, locale, nonce), page.status);
   };
 
+  /** The answer to what went wrong: the unavailable page for a store outage, else the failure. */
+  const answerFailure = (c: Context, error: unknown, unavailable: boolean) => {
+    log(error);
+    if (!unavailable) return answerMessage(c, failurePage, 'internal error');
+    c.header('Retry-After', String(unavailableRetryAfterSeconds));
+    return answerMessage(c, unavailablePage, payrailError('service_unavailable').message);
+  };
+
   /** The order, or the page to answer instead (unknown, direct mode, a failure). */
   const loadOrder = async (c: Context, orderId: string): Promise<CheckoutOrder | Response> => {
     // An id that is not text (`%00`) names no order, and no store is asked (ADR 0034).
@@ -124,8 +141,7 @@ export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
     const error = outcome.left;
     const page = messagePages[error.key];
     if (page !== undefined) return answerMessage(c, page, error.message);
-    log(error);
-    return answerMessage(c, failurePage, 'internal error');
+    return answerFailure(c, error, error.kind === 'unavailable');
   };
 
   // Before `/:order_id`: no order id looks like this.
@@ -168,10 +184,7 @@ export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
     return c.body(qrCodeSvg(order.selected_token.address));
   });
 
-  app.onError((error, c) => {
-    log(error);
-    return answerMessage(c, failurePage, 'internal error');
-  });
+  app.onError((error, c) => answerFailure(c, error, isStoreUnavailable(error)));
 
   return app;
 };
