@@ -26,7 +26,7 @@ const target = new URL(serverUrl);
 const targetPort = Number(target.port || 5432);
 
 /** A TCP relay to the shared server; `kill()` closes it and cuts every connection through it. */
-const startRelay = async (): Promise<{ port: number; kill: () => Promise<void> }> => {
+const startRelay = async (port = 0): Promise<{ port: number; kill: () => Promise<void> }> => {
   const sockets = new Set<Socket>();
   const relay: Server = createServer((inbound) => {
     const outbound = tcpConnect(targetPort, target.hostname);
@@ -37,7 +37,7 @@ const startRelay = async (): Promise<{ port: number; kill: () => Promise<void> }
     }
     inbound.pipe(outbound).pipe(inbound);
   });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
   const address = relay.address();
   if (address === null || typeof address === 'string') throw new Error('the relay has no port');
   return {
@@ -266,6 +266,44 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
     } finally {
       await other.close();
       await store.close();
+    }
+  });
+
+  it('opens a LISTEN that failed at start once its server answers, and hears others then', async () => {
+    const schema = freshSchema();
+    const port = await deadPort();
+    const application = `payrail_late_${randomBytes(4).toString('hex')}`;
+    const store = await createPostgresStore({
+      connectionString: serverUrl,
+      schema,
+      listenConnectionString: urlWith([`127.0.0.1:${port}`], `application_name=${application}`),
+    });
+    const other = await createPostgresStore({ connectionString: serverUrl, schema });
+    let relay: { kill: () => Promise<void> } | undefined;
+    try {
+      let heard = 0;
+      store.onWork(() => {
+        heard += 1;
+      });
+      // The first LISTEN is refused (nothing on the port yet); then the server comes up there.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      relay = await startRelay(port);
+      const listening = async (): Promise<number> => {
+        const { rows } = await admin.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND query = $2',
+          [application, `LISTEN ${quoteIdent(workChannelOf(schema))}`],
+        );
+        return rows[0]?.n ?? 0;
+      };
+      await expect.poll(listening, { timeout: 10_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = heard;
+      await other.transaction((tx) => tx.outbox.enqueue([outboxMessage('ob_late')]));
+      await expect.poll(() => heard, { timeout: 5000 }).toBeGreaterThan(before);
+    } finally {
+      await other.close();
+      await store.close();
+      await relay?.kill();
     }
   });
 

@@ -209,7 +209,8 @@ const listen =
         throw error;
       }
     };
-    // A lost connection (the server restarted, a failover, ADR 0051) is opened again by
+    // A lost connection (the server restarted, a failover, ADR 0051), or one never made, is
+    // opened again by
     // `connect`, on the current primary, after a pause that doubles while it fails.
     // Work committed while nobody listened is told once the LISTEN is back (an empty sender).
     const reopen = (): void => {
@@ -239,7 +240,13 @@ const listen =
       client.end().catch(() => undefined);
       reopen();
     };
-    current = await open();
+    // A first connection that fails (the database down as the process starts) is tried again
+    // the same way: LISTEN is off until then, not for the life of the store.
+    try {
+      current = await open();
+    } catch {
+      reopen();
+    }
     return async () => {
       stopped = true;
       if (pending !== undefined) clearTimeout(pending);

@@ -2,7 +2,7 @@
  * payrail's store on a PostgreSQL server, through a node-postgres pool. Units of work run
  * concurrently on the pool's connections; the schema is migrated on start.
  */
-import { connectedClient, postgresPool } from './multi-host-pool.js';
+import { connectedClient, parseDatabaseUrl, postgresPool } from './multi-host-pool.js';
 import {
   type PgPoolExecutorOptions,
   type PostgresPool,
@@ -83,15 +83,16 @@ const ownPool = (options: PostgresStoreOptions): PostgresPool => {
  * none; else on `listen`, a host list included (the first host that is read-write: a standby
  * refuses LISTEN).
  */
-const listenOf = (listen: string | false | undefined): Pick<PgPoolExecutorOptions, 'listenWith'> =>
-  listen === undefined
-    ? {}
-    : {
-        listenWith:
-          listen === false
-            ? false
-            : () => connectedClient(listen, { setting: 'the LISTEN connection string' }),
-      };
+const listenOf = (
+  listen: string | false | undefined,
+): Pick<PgPoolExecutorOptions, 'listenWith'> => {
+  if (listen === undefined) return {};
+  if (listen === false) return { listenWith: false };
+  const options = { setting: 'the LISTEN connection string' };
+  // A malformed host list or session is refused now, not retried in the background for ever.
+  parseDatabaseUrl(listen, options);
+  return { listenWith: () => connectedClient(listen, options) };
+};
 
 export const createPostgresStore = (options: PostgresStoreOptions = {}): Promise<PostgresStore> => {
   const pool = options.pool ?? ownPool(options);

@@ -57,8 +57,9 @@ export interface SqlExecutor extends SqlSession {
   /**
    * Only where other processes share the database (a server): `LISTEN`s to `channel` on a
    * connection of its own and calls `onNotify` with each notification's payload. Answers the
-   * function that ends it. A lost connection is opened again (on the current primary after a
-   * failover, ADR 0051) after a pause that grows while it fails, and then `onNotify('')` tells
+   * function that ends it. A lost connection, or a first one that could not be made, is opened
+   * again (on the current primary after a failover, ADR 0051) after a pause that grows while it
+   * fails, and then `onNotify('')` tells
    * of what committed meanwhile; until then the loops' safety net covers it.
    */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
