@@ -8,7 +8,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TimerRecord } from '@payrail/core';
 import { createPostgresStore, type PostgresStore } from '@payrail/store-postgres';
 import { type PgBouncer, pgBouncerMissing, startPgBouncer } from '@payrail/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import {
   postgresSkipped,
   sqlQuery,
 } from './process-load.test-support.js';
-import { startTimerLoop } from './timer-loop.js';
+import { claimingTimerLoop, expiryTimer as timer } from './timer-loop.test-support.js';
 
 const serverSkipped = await postgresSkipped('the timer loop behind PgBouncer');
 const missing = pgBouncerMissing();
@@ -32,15 +31,6 @@ if (!serverSkipped && skipped) {
 
 /** A minute: the safety net must not be what finds the timer. */
 const safetyNetMs = 60_000;
-
-const timer = (id: string, dueAt: number): TimerRecord => ({
-  timer_id: `order.expiry:${id}`,
-  name: 'order.expiry',
-  business_type: 'acquiring',
-  business_id: id,
-  account_id: 'acc_1',
-  due_at: dueAt,
-});
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -83,18 +73,11 @@ describe.skipIf(skipped)('the timer loop behind PgBouncer in transaction mode', 
   /** A loop over `store` that claims due timers; `fired` lists what it claimed. */
   const loopOver = (store: PostgresStore) => {
     const fired: string[] = [];
-    const loop = startTimerLoop({
-      run: async () => {
-        const claimed = await store.transaction((tx) =>
-          tx.timers.claimDue({ worker: 'w1', now: nowSeconds(), limit: 10, leaseSeconds: 60 }),
-        );
-        fired.push(...claimed.map((t) => t.timer_id));
-      },
-      intervalMs: safetyNetMs,
-      nextDueAt: () => store.transaction((tx) => tx.timers.nextDueAt()),
+    const loop = claimingTimerLoop(store, {
       clock: { now: nowSeconds },
       onWork: store.onWork.bind(store),
-      log: () => undefined,
+      intervalMs: safetyNetMs,
+      fired: (t) => fired.push(t.timer_id),
     });
     return { fired, loop };
   };

@@ -1,9 +1,9 @@
-import type { TimerRecord } from '@payrail/core';
 import { manualLoopScheduler as manualTime } from '@payrail/engine';
 import { createMemoryStore } from '@payrail/store-memory';
 import { countingStore } from '@payrail/store-memory/testing';
 import { describe, expect, it } from 'vitest';
 import { errorSummary, startTimerLoop } from './timer-loop.js';
+import { claimingTimerLoop, expiryTimer as timer } from './timer-loop.test-support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,14 +77,6 @@ describe('startTimerLoop', () => {
 
 describe('the timer loop over a store (no polling, ADR 0030)', () => {
   const t0 = 1_700_000_000;
-  const timer = (id: string, dueAt: number): TimerRecord => ({
-    timer_id: `order.expiry:${id}`,
-    name: 'order.expiry',
-    business_type: 'acquiring',
-    business_id: id,
-    account_id: 'acc_1',
-    due_at: dueAt,
-  });
 
   /** A memory store counting its units of work, and a loop firing its timers on fake time. */
   const bed = () => {
@@ -93,23 +85,12 @@ describe('the timer loop over a store (no polling, ADR 0030)', () => {
     const { store, counted } = countingStore(memory);
     const clock = { now: () => t0 + Math.floor(time.nowMs / 1000) };
     const fired: { id: string; atMs: number }[] = [];
-    const loop = startTimerLoop({
-      run: async () => {
-        const due = await store.transaction((tx) =>
-          tx.timers.claimDue({ worker: 'w', now: clock.now(), limit: 100, leaseSeconds: 60 }),
-        );
-        for (const t of due) {
-          await store.transaction((tx) => tx.timers.complete(t.timer_id, 'w'));
-          fired.push({ id: t.business_id, atMs: time.nowMs });
-        }
-        return due.length;
-      },
-      nextDueAt: () => store.transaction((tx) => tx.timers.nextDueAt()),
+    const loop = claimingTimerLoop(store, {
       clock,
       onWork: (listener) => memory.onWork(listener),
       intervalMs: 60_000,
-      log: () => undefined,
       scheduler: time.scheduler,
+      fired: (t) => fired.push({ id: t.business_id, atMs: time.nowMs }),
     });
     return { time, store, counted, fired, loop };
   };
