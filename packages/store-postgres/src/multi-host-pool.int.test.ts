@@ -15,10 +15,11 @@ import {
 } from '@payrail/core';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MultiHostPool, parseDatabaseUrl } from './multi-host-pool.js';
+import { MultiHostPool, parseDatabaseUrl, postgresPool } from './multi-host-pool.js';
 import { serverForTests, serverUrl } from './postgres-harness.test-support.js';
 import { createPostgresStore } from './postgres-store.js';
 import { type PostgresStore, workChannelOf } from './sql-store.js';
+import { isConnectionLoss } from './store-unavailable.js';
 import { quoteIdent } from './table-layout.js';
 
 const server = await serverForTests();
@@ -304,6 +305,55 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
       await other.close();
       await store.close();
       await relay?.kill();
+    }
+  });
+
+  it('waits for a free connection longer than the connect timeout, one host or several', async () => {
+    const direct = `${target.hostname}:${targetPort}`;
+    const pools = [
+      postgresPool(urlWith([direct], 'connect_timeout=2'), { max: 1 }),
+      postgresPool(urlWith([direct, `127.0.0.1:${await deadPort()}`], 'connect_timeout=2'), {
+        max: 1,
+      }),
+    ];
+    try {
+      await Promise.all(
+        pools.map(async (pool) => {
+          const busy = await pool.connect();
+          const waiting = pool.connect();
+          // Busy past the 2 s connect timeout: the waiting unit of work gets the connection.
+          setTimeout(() => busy.release(), 3000);
+          const freed = await waiting;
+          freed.release();
+        }),
+      );
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('still fails a connection the server never answers after the connect timeout', async () => {
+    const accepted = new Set<Socket>();
+    const silent = createServer((socket) => {
+      accepted.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const pool = postgresPool(urlWith([`127.0.0.1:${address.port}`], 'connect_timeout=2'), {
+      max: 1,
+      poolWaitMs: 60_000,
+    });
+    const started = Date.now();
+    try {
+      const error: unknown = await pool.connect().catch((caught: unknown) => caught);
+      expect(isConnectionLoss(error)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await pool.end();
+      for (const socket of accepted) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 

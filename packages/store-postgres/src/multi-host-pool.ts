@@ -54,6 +54,38 @@ const defaultSetting = 'DATABASE_URL';
 /** How long one host may take to accept a connection (libpq's `connect_timeout`), by default. */
 const defaultConnectTimeoutMs = 5_000;
 
+/**
+ * How long a unit of work may wait for a free connection of a full pool, by default: far longer
+ * than opening one takes, so a busy but healthy database queues its units of work instead of
+ * answering 503; a pool still full after that is overloaded, and 503 with `Retry-After` is the
+ * answer that sheds the load.
+ */
+const defaultPoolWaitMs = 30_000;
+
+/**
+ * A `pg.Pool`'s settings with the two limits apart: node-postgres bounds both opening a
+ * connection and waiting for a free one by the pool's `connectionTimeoutMillis`, so that is the
+ * wait, and each connection the pool opens bounds its own opening by `connectTimeoutMs` (the
+ * `Client`'s own timeout, which fires first).
+ */
+const poolConfig = (
+  connectionString: string,
+  limits: { readonly max: number; readonly connectTimeoutMs: number; readonly poolWaitMs: number },
+): pg.PoolConfig => {
+  const { connectTimeoutMs } = limits;
+  class BoundedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+  }
+  return {
+    connectionString,
+    max: limits.max,
+    connectionTimeoutMillis: limits.poolWaitMs,
+    Client: BoundedClient,
+  };
+};
+
 export interface HostAddress {
   /** As written in the URL: a name, an IPv4 address, or an IPv6 address in brackets. */
   readonly host: string;
@@ -163,6 +195,8 @@ interface Located {
 export interface MultiHostPoolSettings {
   readonly max: number;
   readonly connectTimeoutMs: number;
+  /** How long a unit of work waits for a free connection; default 30 s. */
+  readonly poolWaitMs?: number;
 }
 
 /** One check of a host's session; `prefer-standby` is two searches, `standby` then `any`. */
@@ -331,11 +365,11 @@ export class MultiHostPool implements PostgresPool {
   }
 
   #poolOptions(address: HostAddress): pg.PoolConfig {
-    return {
-      connectionString: this.#url.urlOf(address),
+    return poolConfig(this.#url.urlOf(address), {
       max: this.#settings.max,
-      connectionTimeoutMillis: this.#settings.connectTimeoutMs,
-    };
+      connectTimeoutMs: this.#settings.connectTimeoutMs,
+      poolWaitMs: this.#settings.poolWaitMs ?? defaultPoolWaitMs,
+    });
   }
 
   #current(): Promise<Located> {
@@ -435,14 +469,17 @@ export interface PostgresPoolOptions {
   readonly setting?: string;
   /** The connect timeout when the URL has no `connect_timeout`; default 5 s. */
   readonly connectTimeoutMs?: number;
+  /** How long a unit of work waits for a free connection of a full pool; default 30 s. */
+  readonly poolWaitMs?: number;
 }
 
 /**
  * The pool the server store makes of a connection string (ADR 0051): libpq's multi-host form
  * (or one host whose session is to be checked) as a `MultiHostPool`, anything else as a plain
  * `pg.Pool`, as always. Either way a host that does not answer fails a connection after the
- * connect timeout (the URL's `connect_timeout`, default 5 s) instead of hanging it. `payrail
- * doctor` reaches the database through it as the server does.
+ * connect timeout (the URL's `connect_timeout`, default 5 s) instead of hanging it, and a unit of
+ * work waits for a free connection up to `poolWaitMs` (default 30 s). `payrail doctor` reaches
+ * the database through it as the server does.
  */
 export const postgresPool = (
   connectionString: string,
@@ -451,14 +488,13 @@ export const postgresPool = (
   const url = parseDatabaseUrl(connectionString, options);
   const connectTimeoutMs =
     url?.connectTimeoutMs ?? options.connectTimeoutMs ?? defaultConnectTimeoutMs;
+  const poolWaitMs = options.poolWaitMs ?? defaultPoolWaitMs;
   if (url !== undefined && needsLocating(url)) {
-    return new MultiHostPool(url, { max: options.max, connectTimeoutMs });
+    return new MultiHostPool(url, { max: options.max, connectTimeoutMs, poolWaitMs });
   }
-  const pool = new pg.Pool({
-    connectionString,
-    max: options.max,
-    connectionTimeoutMillis: connectTimeoutMs,
-  });
+  const pool = new pg.Pool(
+    poolConfig(connectionString, { max: options.max, connectTimeoutMs, poolWaitMs }),
+  );
   // An idle connection that breaks is dropped by the pool; without a listener it would crash
   // the process. The next unit of work opens a fresh connection.
   pool.on('error', () => undefined);

@@ -56,6 +56,12 @@ export interface PostgresStoreOptions extends MigrationOptions {
   readonly readPool?: PostgresPool;
   /** Connections of the pool the store creates. Default 10 (and as many on the read replica). */
   readonly maxConnections?: number;
+  /**
+   * How long a unit of work waits for a free connection when all `maxConnections` are busy,
+   * before it fails as `StoreUnavailable` (503). Default 30 s. Apart from the connect timeout
+   * (`connect_timeout`, default 5 s), which bounds only opening a connection.
+   */
+  readonly poolWaitMs?: number;
   readonly retry?: RetryPolicy;
 }
 
@@ -75,7 +81,10 @@ const ownPool = (options: PostgresStoreOptions): PostgresPool => {
   if (connectionString === undefined || connectionString === '') {
     throw new Error('createPostgresStore needs a connectionString, a pool, or DATABASE_URL');
   }
-  return postgresPool(connectionString, { max: options.maxConnections ?? 10 });
+  return postgresPool(connectionString, {
+    max: options.maxConnections ?? 10,
+    ...(options.poolWaitMs === undefined ? {} : { poolWaitMs: options.poolWaitMs }),
+  });
 };
 
 /**

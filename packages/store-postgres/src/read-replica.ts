@@ -12,8 +12,9 @@ import type { ReadReplica } from './sql-store.js';
 import { isConnectionLoss } from './store-unavailable.js';
 
 /**
- * How long a read waits for a replica connection before it goes to the primary: node-postgres
- * waits for ever by default, and a standby whose host stopped answering must not hold reads.
+ * How long a read waits for a replica connection (to open one, or for a busy pool to free one)
+ * before it goes to the primary: node-postgres waits for ever by default, and a standby whose
+ * host stopped answering must not hold reads.
  */
 const replicaConnectTimeoutMs = 3000;
 
@@ -39,6 +40,8 @@ export const replicaPool = (connectionString: string, max: number): PostgresPool
     use: 'reads',
     setting: 'the read replica URL',
     connectTimeoutMs: replicaConnectTimeoutMs,
+    // A replica whose connections are all busy for that long sends the read to the primary.
+    poolWaitMs: replicaConnectTimeoutMs,
   });
 
 /** The store's read replica over `pool`. */
