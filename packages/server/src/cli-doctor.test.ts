@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lockDataDir } from '@payrail/store-postgres';
+import { freePort } from '@payrail/store-postgres/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runLocal } from './cli-database.test-support.js';
 
@@ -19,17 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-/** A port nothing listens on. */
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
 
 describe('payrail doctor', () => {
   it('finds nothing wrong with a data directory a first start would create, and creates nothing', async () => {
@@ -65,7 +54,7 @@ describe('payrail doctor', () => {
     await mkdir(dataDir);
     await writeFile(join(dataDir, 'key-secret'), 'k'.repeat(43));
     await chmod(join(dataDir, 'key-secret'), 0o644);
-    const port = await closedPort();
+    const port = await freePort();
     const result = await runLocal(['doctor'], {
       PAYRAIL_DATA_DIR: dataDir,
       PAYRAIL_ENV: 'live',

@@ -12,11 +12,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { permissions } from '@payrail/engine';
+import { freePort } from '@payrail/store-postgres/testing';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPrivateCluster,
-  freePort,
   type PrivateCluster,
   privateClusterMissing,
 } from './private-cluster.test-support.js';
@@ -32,9 +32,6 @@ const inCI = process.env.CI === 'true';
 if (missing !== undefined && !inCI) {
   console.warn(`${missing}: the failover connection test is skipped.`);
 }
-
-/** A port nothing listens on (taken, then given back). */
-const deadPort = freePort;
 
 /** One statement on a cluster, on a connection of its own. */
 const queryOn = async <R extends object>(cluster: PrivateCluster, text: string): Promise<R[]> => {
@@ -68,7 +65,7 @@ describe.skipIf(missing !== undefined && !inCI)(
       readOnly = await createPrivateCluster({ settings: { default_transaction_read_only: 'on' } });
       writable = await createPrivateCluster();
       await Promise.all([readOnly.start(), writable.start()]);
-      const hosts = [await deadPort(), readOnly.port, writable.port].map(
+      const hosts = [await freePort(), readOnly.port, writable.port].map(
         (port) => `127.0.0.1:${port}`,
       );
       server = await startServerProcess({

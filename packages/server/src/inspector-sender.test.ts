@@ -4,22 +4,11 @@
  * while the relay is away, what a restarted relay is told, and that nothing it cannot send
  * reaches the caller.
  */
-import { createServer } from 'node:net';
+import { freePort } from '@payrail/store-postgres/testing';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createInspectorSender, type InspectorSender } from './inspector-sender.js';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** A relay that keeps what it receives, with the time each message came. */
 const startRelay = async (port: number) => {

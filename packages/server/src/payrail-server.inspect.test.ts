@@ -7,11 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@payrail/store-memory';
+import { freePort } from '@payrail/store-postgres/testing';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { createInspectorServer } from '@statelyai/inspect/server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,17 +21,6 @@ import { type PayrailServer, startPayrail } from './payrail-server.js';
 import { ok, walkthrough } from './server-process.test-support.js';
 
 const adminToken = 'operator-token-0123456789';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

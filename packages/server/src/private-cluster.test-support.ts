@@ -22,10 +22,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@payrail/store-postgres/testing';
 
 const run = promisify(execFile);
 
@@ -85,18 +85,6 @@ export interface PrivateCluster {
   /** The server's log so far (for a failing test's message). */
   log(): Promise<string>;
 }
-
-/** A port of 127.0.0.1 nothing listens on now (taken, then given back). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** The user PostgreSQL runs as, and how to run a command as it. */
 const runner = async (): Promise<{

@@ -8,9 +8,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@payrail/store-postgres/testing';
 
 const inCI = process.env.CI === 'true';
 
@@ -37,17 +37,6 @@ export const promtoolCheck = (
       else resolve({ code, output: `${stdout}${stderr}` });
     });
     child.stdin?.end(exposition);
-  });
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 
 export interface ScrapeTarget {

@@ -21,6 +21,7 @@ import { createPostgresStore } from './postgres-store.js';
 import { type PostgresStore, workChannelOf } from './sql-store.js';
 import { isConnectionLoss } from './store-unavailable.js';
 import { quoteIdent } from './table-layout.js';
+import { freePort } from './testing/free-port.js';
 
 const server = await serverForTests();
 const target = new URL(serverUrl);
@@ -49,16 +50,6 @@ const startRelay = async (port = 0): Promise<{ port: number; kill: () => Promise
       await closed;
     },
   };
-};
-
-/** A port nothing listens on (taken, then given back). */
-const deadPort = async (): Promise<number> => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 };
 
 /** The shared server's URL with its host list replaced by `hosts` and `query` appended. */
@@ -122,7 +113,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
   });
 
   it('skips a host that refuses connections and runs on the next', async () => {
-    const dead = await deadPort();
+    const dead = await freePort();
     const store = await createPostgresStore({
       connectionString: urlWith(
         [`127.0.0.1:${dead}`, `${target.hostname}:${targetPort}`],
@@ -156,7 +147,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
     const taking = new MultiHostPool(
       parsed(
         urlWith(
-          [...hosts, `127.0.0.1:${await deadPort()}`],
+          [...hosts, `127.0.0.1:${await freePort()}`],
           `target_session_attrs=any&${readOnly}`,
         ),
       ),
@@ -183,7 +174,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
     await (await createPostgresStore({ connectionString: serverUrl, schema })).close();
     const pool = new MultiHostPool(
       parsed(
-        urlWith([direct, `127.0.0.1:${await deadPort()}`], `target_session_attrs=any&${readOnly}`),
+        urlWith([direct, `127.0.0.1:${await freePort()}`], `target_session_attrs=any&${readOnly}`),
       ),
       { max: 2, connectTimeoutMs: 2000 },
     );
@@ -216,7 +207,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
       connectionString: serverUrl,
       schema,
       readConnectionString: urlWith(
-        [`127.0.0.1:${await deadPort()}`, direct],
+        [`127.0.0.1:${await freePort()}`, direct],
         `application_name=${application}`,
       ),
     });
@@ -244,7 +235,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
       connectionString: serverUrl,
       schema,
       listenConnectionString: urlWith(
-        [`127.0.0.1:${await deadPort()}`, `${target.hostname}:${targetPort}`],
+        [`127.0.0.1:${await freePort()}`, `${target.hostname}:${targetPort}`],
         `application_name=${application}`,
       ),
     });
@@ -272,7 +263,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
 
   it('opens a LISTEN that failed at start once its server answers, and hears others then', async () => {
     const schema = freshSchema();
-    const port = await deadPort();
+    const port = await freePort();
     const application = `payrail_late_${randomBytes(4).toString('hex')}`;
     const store = await createPostgresStore({
       connectionString: serverUrl,
@@ -312,7 +303,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
     const direct = `${target.hostname}:${targetPort}`;
     const pools = [
       postgresPool(urlWith([direct], 'connect_timeout=2'), { max: 1 }),
-      postgresPool(urlWith([direct, `127.0.0.1:${await deadPort()}`], 'connect_timeout=2'), {
+      postgresPool(urlWith([direct, `127.0.0.1:${await freePort()}`], 'connect_timeout=2'), {
         max: 1,
       }),
     ];
@@ -358,7 +349,7 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
   });
 
   it('answers StoreUnavailable, naming every host, when none answers', async () => {
-    const [a, b] = [await deadPort(), await deadPort()];
+    const [a, b] = [await freePort(), await freePort()];
     const pool = new MultiHostPool(
       parsed(urlWith([`127.0.0.1:${a}`, `127.0.0.1:${b}`], 'target_session_attrs=primary')),
       { max: 2, connectTimeoutMs: 2000 },

@@ -3,6 +3,8 @@
  * for the conformance suite (`@payrail/store-testkit`) and tests that check what was really
  * stored. A host running payrail has no use for it, so it stays out of the package's main entry.
  */
+/** @public A port of 127.0.0.1 nothing listens on: one helper for every package's tests. */
+export { freePort } from './free-port.js';
 /** @public PgBouncer in transaction mode before a server: payrail as a host behind a pooler runs it. */
 export {
   type PgBouncer,

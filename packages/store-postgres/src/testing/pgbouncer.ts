@@ -17,11 +17,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -70,17 +70,6 @@ export interface PgBouncer extends PgBouncerConnection {
   /** Ends it at once (SIGTERM: clients see their connections end) and removes its directory. */
   stop(): Promise<void>;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** A value of pgbouncer.ini's `[databases]` line, quoted when it holds a space or a quote. */
 const connectValue = (value: string): string =>
