@@ -60,6 +60,8 @@ export const createEmbeddedPostgresStore = async (
       user: server.user,
       database: server.database,
       max: options.maxConnections ?? 10,
+      // As the server's pools (issue 24): a unit of work's BEGIN rides with its first statement.
+      pipeline: true,
     });
     // As in createPostgresStore: a broken idle connection is dropped, never a crash.
     pool.on('error', () => undefined);

@@ -75,7 +75,9 @@ const poolConfig = (
   const { connectTimeoutMs } = limits;
   class BoundedClient extends pg.Client {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+      // Pipeline mode (issue 24): a unit of work's BEGIN and first statement, and the reads it
+      // issues together, go out at once (pg-pool.executor.ts, `unitSession`).
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs, pipeline: true });
     }
   }
   return {
@@ -454,6 +456,7 @@ export class MultiHostPool implements PostgresPool {
     }
     return {
       query,
+      pipeline: pooled.pipeline,
       on: (event, listener) => client.on(event, listener),
       off: (event, listener) => client.off(event, listener),
       release: (destroy) => client.release(destroy),

@@ -45,6 +45,11 @@ export interface PostgresQueryable {
 
 /** A connection taken from a node-postgres pool: `pg`'s `PoolClient` is one. */
 export interface PostgresPoolClient extends PostgresQueryable {
+  /**
+   * node-postgres's pipeline mode (pg 8.23): a statement is sent at once, not after the answer
+   * to the one before. payrail's own pools turn it on; a host's pool may leave it off.
+   */
+  readonly pipeline?: boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
   off(event: 'error', listener: (error: Error) => void): unknown;
   /** Back into the pool; with an error (or `true`), the connection is closed instead. */
@@ -118,6 +123,72 @@ export class TransactionRolledBack extends Error {
   }
 }
 
+/** One unit of work's statements on its connection, and whether its transaction was opened. */
+interface UnitSession {
+  readonly session: SqlSession;
+  /** Whether `BEGIN` was sent: a unit of work that ran no statement has nothing to commit. */
+  readonly begun: () => boolean;
+  /** `COMMIT` or `ROLLBACK`, after every statement the unit issued. */
+  readonly end: (text: 'COMMIT' | 'ROLLBACK') => Promise<{ readonly command: string }>;
+}
+
+/**
+ * The session of one unit of work (issue 24, round trips). `BEGIN` is sent with the unit's first
+ * statement rather than on its own: on a pipelining connection both go out at once and cost one
+ * round trip, and a unit of work that runs no statement (its answer came from memory) opens no
+ * transaction at all. READ COMMITTED takes its snapshot per statement, so where `BEGIN` goes
+ * changes nothing of what the statements see. `BEGIN`'s own failure is the statement's failure.
+ *
+ * Statements the unit of work issues together (`Promise.all` of reads) are all sent at once on a
+ * pipelining connection, one round trip for all; on one that does not pipeline (a host's pool)
+ * they run one after another, in the order issued, as node-postgres asks.
+ */
+const unitSession = (client: PostgresPoolClient, begin: string): UnitSession => {
+  let opened: Promise<unknown> | undefined;
+  /** The last statement issued on a connection that does not pipeline: the next waits for it. */
+  let previous: Promise<unknown> = Promise.resolve();
+  const send = <R extends object>(query: () => Promise<R>): Promise<R> => {
+    if (client.pipeline === true) return query();
+    const sent = previous.then(query, query);
+    previous = sent.catch(() => undefined);
+    return sent;
+  };
+  const opening = (): Promise<unknown> => {
+    if (opened === undefined) {
+      opened = send(() => client.query(begin));
+      // Its failure is answered with the first statement's; never left unhandled.
+      opened.catch(() => undefined);
+    }
+    return opened;
+  };
+  const inUnit = async <R>(statement: Promise<R>, begun: Promise<unknown>): Promise<R> => {
+    const [opening, answer] = await Promise.allSettled([begun, statement]);
+    if (opening.status === 'rejected') throw opening.reason;
+    if (answer.status === 'rejected') throw answer.reason;
+    return answer.value;
+  };
+  return {
+    session: {
+      query<R extends object>(text: string, params: readonly SqlValue[] = []) {
+        const begun = opening();
+        const statement = send(() =>
+          client.query<R>({ text, values: [...params], types: payrailTypes }),
+        );
+        return inUnit(statement, begun).then((result) => ({ rows: result.rows }));
+      },
+      async exec(script: string) {
+        const begun = opening();
+        await inUnit(
+          send(() => client.query(script)),
+          begun,
+        );
+      },
+    },
+    begun: () => opened !== undefined,
+    end: (text) => send(() => client.query(text)),
+  };
+};
+
 const runOnce =
   (pool: PostgresPool) =>
   async <T>(
@@ -132,16 +203,22 @@ const runOnce =
       broken = error;
     };
     client.on('error', onError);
+    const unit = unitSession(client, options?.readOnly === true ? 'BEGIN READ ONLY' : 'BEGIN');
     try {
-      await client.query(options?.readOnly === true ? 'BEGIN READ ONLY' : 'BEGIN');
-      const result = await work(sessionOf(client));
-      const commit = await client.query('COMMIT');
-      if (commit.command === 'ROLLBACK') throw new TransactionRolledBack();
+      const result = await work(unit.session);
+      if (unit.begun()) {
+        // A statement that failed and was let go by the work leaves the transaction aborted:
+        // PostgreSQL answers COMMIT with ROLLBACK, and nothing of the unit is kept.
+        const commit = await unit.end('COMMIT');
+        if (commit.command === 'ROLLBACK') throw new TransactionRolledBack();
+      }
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: Error) => {
-        broken ??= rollbackError;
-      });
+      if (unit.begun()) {
+        await unit.end('ROLLBACK').catch((rollbackError: Error) => {
+          broken ??= rollbackError;
+        });
+      }
       throw error;
     } finally {
       client.off('error', onError);

@@ -124,7 +124,11 @@ describe('the pool executor', () => {
       ownsPool: false,
       retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
     });
-    await expect(executor.transaction(async () => 'committed')).resolves.toBe('committed');
+    const unit = executor.transaction(async (session) => {
+      await session.query('UPDATE payouts SET version = 2');
+      return 'committed';
+    });
+    await expect(unit).resolves.toBe('committed');
     expect(commits).toBe(2);
   });
 
