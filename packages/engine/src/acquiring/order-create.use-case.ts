@@ -7,6 +7,7 @@ import {
   type AccountRecord,
   type AcquiringOrderCreateRequest,
   type AcquiringOrderInput,
+  type AcquiringOrderRecord,
   type DepositAddressProvider,
   decodeAcquiringOrderCreate,
   payrailError,
@@ -15,13 +16,16 @@ import {
   type SelectedPayToken,
   type StoreTransaction,
   validateNotifyWebhook,
+  type WebhookRecord,
 } from '@payrail/core';
+import * as E from 'fp-ts/lib/Either.js';
 import { requirePermission } from '../access/access-control.policy.js';
 import { callerAccount } from '../access/caller-account.store.js';
 import {
   create,
   orRefuse,
   refuse,
+  together,
   unitOfWorkRetryingConflicts,
 } from '../command/command.handler.js';
 import type { Caller } from '../engine.api.js';
@@ -62,11 +66,33 @@ const selectedTokenOf = async (
   };
 };
 
-/** The checks of a new order against the account and what it already has. */
-const checkRequest = async (
+/** What a new order is checked against besides its account: its webhook, its out_trade_no's holder. */
+interface OrderNeighbours {
+  readonly webhook: WebhookRecord | undefined;
+  readonly taken: AcquiringOrderRecord | undefined;
+}
+
+/** What an order whose body is refused reads: nothing (the body's refusal is answered). */
+const unread: OrderNeighbours = { webhook: undefined, taken: undefined };
+
+/** Both reads at once: one round trip on a pipelining store. */
+const neighboursOf = async (
   tx: StoreTransaction,
+  accountId: string,
+  request: AcquiringOrderCreateRequest,
+): Promise<OrderNeighbours> => {
+  const [webhook, taken] = await together([
+    tx.webhooks.get(request.notify_webhook_id, accountId),
+    tx.acquiringOrders.findUnique({ account_id: accountId, out_trade_no: request.out_trade_no }),
+  ]);
+  return { webhook, taken };
+};
+
+/** The checks of a new order against the account and what it already has. */
+const checkRequest = (
   account: AccountRecord,
   request: AcquiringOrderCreateRequest,
+  { webhook, taken }: OrderNeighbours,
   depositAddresses: DepositAddressProvider | undefined,
 ) => {
   const allowed = orRefuse(
@@ -77,13 +103,7 @@ const checkRequest = async (
   );
   // Live without a deposit address provider: no order could ever be paid.
   if (depositAddresses === undefined) refuse(payrailError('no_available_pay_tokens'));
-  orRefuse(
-    validateNotifyWebhook(await tx.webhooks.get(request.notify_webhook_id, account.account_id)),
-  );
-  const taken = await tx.acquiringOrders.findUnique({
-    account_id: account.account_id,
-    out_trade_no: request.out_trade_no,
-  });
+  orRefuse(validateNotifyWebhook(webhook));
   if (taken !== undefined) refuse(payrailError('out_trade_no_already_exists'));
   return allowed;
 };
@@ -125,9 +145,15 @@ export const createOrder = (deps: EngineDeps, caller: Caller, body: unknown) => 
   const depositAddresses = depositAddressProviderOf(deps);
   return unitOfWorkRetryingConflicts(deps.store, async (tx) => {
     requirePermission(caller, 'payment.acquiring.create');
-    const account = await callerAccount(tx, caller, 'refused', 'acquiring');
-    const request = orRefuse(decodeAcquiringOrderCreate(body));
-    const allowed = await checkRequest(tx, account, request, depositAddresses);
+    const decoded = decodeAcquiringOrderCreate(body);
+    // The account, the webhook and the out_trade_no's holder, read together; the account's
+    // refusal still comes before the body's.
+    const [account, neighbours] = await together([
+      callerAccount(tx, caller, 'refused', 'acquiring'),
+      E.isRight(decoded) ? neighboursOf(tx, caller.account_id, decoded.right) : unread,
+    ]);
+    const request = orRefuse(decoded);
+    const allowed = checkRequest(account, request, neighbours, depositAddresses);
     const order = { orderId: deps.ids.next('ord'), accountId: account.account_id };
     const selected = await selectedTokenOf(depositAddresses, request, order);
     const input = orderInputOf(request, { ...order, allowed, selected, now });

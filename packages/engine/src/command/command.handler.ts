@@ -103,6 +103,21 @@ export const orRefuse = <A>(either: E.Either<PayrailError, A>): A =>
 
 export type Outcome<T> = E.Either<PayrailError, T>;
 
+/**
+ * Reads a unit of work issues at once (issue 24, round trips): on a pipelining store they reach
+ * the database together, one round trip for all. Every read settles before this answers, so
+ * none is left running on the unit's connection, and the first failure in the order given is
+ * the one thrown: the refusal a use case checks first (its account, then its body) still comes
+ * first, whichever read failed first.
+ */
+export const together = async <T extends readonly unknown[] | []>(
+  reads: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> => {
+  await Promise.allSettled(reads);
+  // All settled: Promise.all rejects with the first rejection in the array's order.
+  return Promise.all(reads);
+};
+
 /** A decision that needs nothing from the store: its refusal as `Left`, as `unitOfWork` gives. */
 export const outcomeOf = <T>(work: () => T): Outcome<T> => {
   try {

@@ -17,6 +17,7 @@ import {
   payrailError,
   type StoreTransaction,
 } from '@payrail/core';
+import * as E from 'fp-ts/lib/Either.js';
 import type { Permission } from '../access/access-control.policy.js';
 import { notifyUrlRefusal } from '../access/outbound-url.policy.js';
 import {
@@ -24,6 +25,7 @@ import {
   orRefuse,
   refuse,
   retryingConflicts,
+  together,
   unitOfWork,
 } from '../command/command.handler.js';
 import type { Caller } from '../engine.api.js';
@@ -88,31 +90,41 @@ interface Seen {
   readonly hash: string;
 }
 
+/** The payouts holding the request's client_request_id and its reference, if any. */
+interface Holders {
+  readonly original: PayoutRecord | undefined;
+  readonly taken: PayoutRecord | undefined;
+}
+
+/** What a request whose body is refused reads: nothing (the body's refusal is answered). */
+const unread: Holders = { original: undefined, taken: undefined };
+
+/** Both reads at once: one round trip on a pipelining store. */
+const holdersOf = async (
+  tx: StoreTransaction,
+  accountId: string,
+  request: PayoutCreateRequest,
+): Promise<Holders> => {
+  const clientRequestId = request.client_request_id;
+  const [original, taken] = await together([
+    clientRequestId === undefined
+      ? Promise.resolve(undefined)
+      : tx.payouts.findUnique({ account_id: accountId, client_request_id: clientRequestId }),
+    tx.payouts.findUnique({ account_id: accountId, reference: request.reference }),
+  ]);
+  return { original, taken };
+};
+
 /**
  * The payout this request already made (by client_request_id), or `reference already exists`
  * when another payout holds the reference; `undefined` when the request is new.
  */
-const repeatOf = async (
-  tx: StoreTransaction,
-  accountId: string,
-  request: PayoutCreateRequest,
-  hash: string,
-) => {
-  const clientRequestId = request.client_request_id;
-  if (clientRequestId !== undefined) {
-    const original = await tx.payouts.findUnique({
-      account_id: accountId,
-      client_request_id: clientRequestId,
-    });
-    if (original !== undefined) return answerRepeat(original, hash);
-  }
-  const taken = await tx.payouts.findUnique({
-    account_id: accountId,
-    reference: request.reference,
-  });
+const repeatOf = ({ original, taken }: Holders, request: PayoutCreateRequest, hash: string) => {
+  if (original !== undefined) return answerRepeat(original, hash);
   if (taken === undefined) return undefined;
   // Under READ COMMITTED a twin with our client_request_id may commit between the two reads:
   // the reference is then taken by the original, which answers as a repeat.
+  const clientRequestId = request.client_request_id;
   if (clientRequestId !== undefined && taken.client_request_id === clientRequestId) {
     return answerRepeat(taken, hash);
   }
@@ -211,17 +223,21 @@ export const createPayout = async (
   let seen: Seen | undefined;
   const attempt = () =>
     unitOfWork(deps.store, async (tx) => {
-      const account = await payoutAccount(tx, caller, ...permissions);
-      const request = orRefuse(
-        decodePayoutCreate(body, {
-          lookupNetwork: await networkLookupIn(catalogue, tx),
-          allowInsecureNotifyUrl: deps.settings.allowInsecureWebhooks,
-        }),
-      );
+      const decoded = decodePayoutCreate(body, {
+        lookupNetwork: await networkLookupIn(catalogue, tx),
+        allowInsecureNotifyUrl: deps.settings.allowInsecureWebhooks,
+      });
+      // The account and the payouts holding the request's keys, read together; the account's
+      // refusal still comes before the body's.
+      const [account, holders] = await together([
+        payoutAccount(tx, caller, ...permissions),
+        E.isRight(decoded) ? holdersOf(tx, caller.account_id, decoded.right) : unread,
+      ]);
+      const request = orRefuse(decoded);
       if (notifyUrlRefused !== undefined) refuse(notifyUrlRefused);
       const hash = requestHashOf(request);
       seen = { clientRequestId: request.client_request_id, hash };
-      const repeat = await repeatOf(tx, account.account_id, request, hash);
+      const repeat = repeatOf(holders, request, hash);
       if (repeat !== undefined) return repeat;
       requireWallet(account, request.currency);
       const { input, routing } = await payoutInputOf(deps, catalogue, tx, account, request, at);
