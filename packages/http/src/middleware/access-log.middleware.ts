@@ -41,6 +41,26 @@ export const routeTemplateOf = (c: Context): string | undefined =>
 /** nginx's "client closed request": the client never read an answer. */
 const clientLeft = 499;
 
+/** What `@hono/node-server` binds of Node's answer (`c.env.outgoing`; `server` when nested). */
+interface NodeAnswerBindings {
+  readonly outgoing?: { readonly destroyed: boolean; readonly writableFinished: boolean };
+  readonly server?: NodeAnswerBindings;
+}
+
+/**
+ * Whether the client left before its answer. Under Node, the answer's own state says so (its
+ * socket closed, the answer unfinished: what `@hono/node-server` aborts the request's signal
+ * on); reading `c.req.raw.signal` there would make the adapter build an AbortController for
+ * every request only to be asked this (issue 24). Elsewhere, the request's signal.
+ */
+const clientHasLeft = (c: Context): boolean => {
+  const env: NodeAnswerBindings | undefined = c.env;
+  const outgoing = (env?.server ?? env)?.outgoing;
+  return outgoing === undefined
+    ? c.req.raw.signal.aborted
+    : outgoing.destroyed && !outgoing.writableFinished;
+};
+
 const principalOf = (
   c: Context<AccessLogEnv>,
 ): Pick<AccessLogEntry, 'principal_id' | 'account_id'> => {
@@ -60,7 +80,7 @@ export const accessLog =
       request_id: c.get('requestId'),
       method: c.req.method,
       ...(route === undefined ? {} : { route }),
-      status: c.req.raw.signal.aborted ? clientLeft : c.res.status,
+      status: clientHasLeft(c) ? clientLeft : c.res.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       ...principalOf(c),
     });
