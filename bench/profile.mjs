@@ -10,6 +10,7 @@
  *
  *   node profile.mjs [--store postgres|embedded] [--row quickpayout|order|account]
  *                    [--seconds 10] [--connections 32] [--svg path] [--json path]
+ *                    [--cpuprofile path]  (the raw profile, for Chrome DevTools or speedscope)
  *
  * It needs `packages/server/dist` (`pnpm build`) and, for `--store postgres`, the server at
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). Everything it starts it stops.
@@ -30,6 +31,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '32' },
     svg: { type: 'string' },
     json: { type: 'string' },
+    cpuprofile: { type: 'string' },
   },
 });
 const databaseUrl = process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
@@ -83,7 +85,9 @@ const main = async () => {
   await server.stop();
   const file = (await readdir(profiles.dir)).find((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error(`no .cpuprofile in ${profiles.dir}`);
-  const profile = JSON.parse(await readFile(join(profiles.dir, file), 'utf8'));
+  const raw = await readFile(join(profiles.dir, file), 'utf8');
+  if (options.cpuprofile !== undefined) await writeFile(options.cpuprofile, raw);
+  const profile = JSON.parse(raw);
   const byCategory = categoryTotals(profile);
   const functions = topFunctions(profile, 20);
   const summary = `${options.row} on ${options.store}, ${connections} connections, ${seconds} s: ${round.rps.toFixed(0)} req/s, p99 ${round.p99} ms`;
