@@ -457,6 +457,7 @@ export class MultiHostPool implements PostgresPool {
     return {
       query,
       pipeline: pooled.pipeline,
+      connection: pooled.connection,
       on: (event, listener) => client.on(event, listener),
       off: (event, listener) => client.off(event, listener),
       release: (destroy) => client.release(destroy),

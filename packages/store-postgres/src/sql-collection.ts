@@ -381,9 +381,9 @@ export const sqlCollection = (
   return {
     // `Collection.insert` is a method, so it takes the narrower input every caller gives.
     insert: (input: NewStoredRecord) => context.run(() => insertRecord(target, input)),
-    get: (id: string | number, scope?: string) => context.run(() => getRecord(target, id, scope)),
-    findUnique: (key: Partial<StoredRecord>) => context.run(() => findUniqueRecord(target, key)),
+    get: (id: string | number, scope?: string) => context.read(() => getRecord(target, id, scope)),
+    findUnique: (key: Partial<StoredRecord>) => context.read(() => findUniqueRecord(target, key)),
     update: (input: StoredRecord) => context.run(() => updateRecord(target, input)),
-    list: (query: ListQuery<StoredRecord>) => context.run(() => listRecords(target, query)),
+    list: (query: ListQuery<StoredRecord>) => context.read(() => listRecords(target, query)),
   };
 };

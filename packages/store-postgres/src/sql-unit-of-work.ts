@@ -1,8 +1,9 @@
 /**
  * What every port of one unit of work shares: its connection, the schema's table names, a queue
- * that runs the unit's operations one at a time (a connection runs one statement at a time, and a
- * savepoint must not interleave with another operation), and savepoints, so an operation the store
- * refuses leaves nothing behind and the unit of work stays usable.
+ * that runs the unit's writes one at a time (a savepoint must not interleave with another
+ * operation) and lets the reads issued between two writes run together (on a pipelining
+ * connection they reach the database at once: issue 24), and savepoints, so an operation the
+ * store refuses leaves nothing behind and the unit of work stays usable.
  */
 import { type LooseCollectionSpec, StoreFailure } from '@payrail/core';
 import { constraintOf } from './error-code.js';
@@ -15,6 +16,11 @@ export interface UnitContext {
   readonly table: (name: string) => string;
   /** Runs an operation after the unit's earlier ones; refuses once the unit has ended. */
   run<T>(operation: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a read of one statement after the unit's earlier writes, beside the reads issued since
+   * the last of them (the writes issued after it wait for it); refuses once the unit has ended.
+   */
+  read<T>(operation: () => Promise<T>): Promise<T>;
   /** Runs `body` inside a savepoint: when it throws, its writes are undone and the error rethrown. */
   savepoint<T>(body: () => Promise<T>): Promise<T>;
   /**
@@ -45,20 +51,35 @@ export const openUnit = (session: SqlSession, schema: string, notice?: WorkNotic
   let open = true;
   let wroteWork = false;
   let notified = false;
+  /** The last write (or the start): every later operation waits for it. */
   let tail: Promise<unknown> = Promise.resolve();
+  /** The reads issued since that write: the next write waits for them too. */
+  let readers: Promise<unknown>[] = [];
   const guard = (): void => {
     if (!open) throw new Error('this unit of work has already ended');
   };
+  const after = <T>(before: Promise<unknown>, operation: () => Promise<T>): Promise<T> =>
+    before.then(() => {
+      guard();
+      return operation();
+    });
   const context: UnitContext = {
     session,
     table: tableIn(schema),
     run<T>(operation: () => Promise<T>): Promise<T> {
       guard();
-      const result = tail.then(() => {
-        guard();
-        return operation();
-      });
+      const result = after(
+        readers.length === 0 ? tail : Promise.all([tail, ...readers]),
+        operation,
+      );
       tail = result.catch(() => undefined);
+      readers = [];
+      return result;
+    },
+    read<T>(operation: () => Promise<T>): Promise<T> {
+      guard();
+      const result = after(tail, operation);
+      readers.push(result.catch(() => undefined));
       return result;
     },
     async savepoint<T>(body: () => Promise<T>): Promise<T> {
@@ -95,7 +116,7 @@ export const openUnit = (session: SqlSession, schema: string, notice?: WorkNotic
       return notified;
     },
     async end() {
-      await tail;
+      await Promise.all([tail, ...readers]);
       open = false;
     },
   };
