@@ -27,6 +27,7 @@ import {
   type ProviderPaymentEvent,
   providerEventKinds,
 } from './order-status.js';
+import { expectStartAsXState, expectStepAsXState } from './step-equivalence.test-support.js';
 
 const T0 = 1_767_225_600;
 const EXPIRE = T0 + 900;
@@ -318,6 +319,23 @@ const scheduleArb = fc.array(fc.tuple(scheduledEventArb, fc.integer({ min: -60, 
 });
 
 describe('random event sequences', () => {
+  it("step exactly as XState's own transition() (issue 24's cached actor scope)", () => {
+    fc.assert(
+      fc.property(inputArb, identitiesArb, scheduleArb, (input, identities, schedule) => {
+        let snapshot = expectStartAsXState(acquiringOrderMachine, input);
+        let clock = T0;
+        for (const [timeless, gap] of schedule) {
+          clock += gap;
+          snapshot = expectStepAsXState(
+            acquiringOrderMachine,
+            snapshot,
+            eventAt(timeless, identities, clock),
+          ).snapshot;
+        }
+      }),
+    );
+  });
+
   it('(b) never leave a final state, keep status = aggregation, balance and credit once, emit coherently', () => {
     fc.assert(
       fc.property(inputArb, identitiesArb, scheduleArb, (input, identities, schedule) => {

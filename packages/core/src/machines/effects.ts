@@ -117,13 +117,15 @@ interface StepScope {
 const stepScopes = new WeakMap<AnyStateMachine, StepScope>();
 
 /**
- * The inert actor scope `transition` / `initialTransition` build, built once per machine
- * instead of once per step (issue 24). XState builds it on every call with an actor and an actor
- * system of their own (about a third of a step's time, upstream issue 5632); what a step needs
- * of it is what it does with the actions, which this scope collects as `transition` does. Its
- * actor is never started, no action is executed, and the machines invoke and spawn nothing, so
- * nothing is ever registered in its system: one step leaves nothing behind for the next. A step
- * is synchronous, so one scope serves every step of its machine in turn.
+ * An inert actor scope like the one `transition` / `initialTransition` build, built once per
+ * machine instead of once per step (issue 24). XState builds it on every call, with an actor and
+ * a fresh actor system (about a third of a step's time, upstream issue 5632); what a step needs
+ * of it is what it does with the actions, which this scope collects as `transition` does. This
+ * one keeps the actor's own system, not a fresh one: its actor is never started, no action is
+ * executed, and the machines invoke and spawn nothing, so nothing is ever registered in it and
+ * one step leaves nothing behind for the next (a machine that spawned would need XState's fresh
+ * system per step). A step is synchronous, so one scope serves every step of its machine in
+ * turn. `step-equivalence.test-support.ts` pins the payout and order machines to `transition`.
  */
 const stepScopeOf = (machine: AnyStateMachine): StepScope => {
   const cached = stepScopes.get(machine);

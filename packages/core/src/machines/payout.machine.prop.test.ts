@@ -30,6 +30,7 @@ import {
   persistPayout,
   restorePayout,
 } from './payout.machine.js';
+import { effectsIn } from './step-equivalence.test-support.js';
 
 const T0 = 1_700_000_000;
 /** About 2 s at 1000 runs; the margin covers a CPU shared with other suites. */
@@ -293,20 +294,6 @@ describe('payout machine, model-based', () => {
     "steps exactly as XState's own transition(): the same snapshots and the same effects (issue 24's cached actor scope)",
     () => {
       /** What a step decided, as the engine persists and commits it. */
-      const effectTypes: readonly string[] = [
-        'emit',
-        'post',
-        'setTimer',
-        'clearTimer',
-        'requestExecution',
-      ];
-      /** XState's executable actions that carry an effect, as plain data: `{type, ...params}`. */
-      const effectsIn = (actions: readonly { type: string; params?: unknown }[]) =>
-        actions
-          .filter((action) => effectTypes.includes(action.type))
-          .map((action) =>
-            JSON.parse(JSON.stringify({ type: action.type, ...(action.params ?? {}) })),
-          );
       fc.assert(
         fc.property(scenarioArb, ({ input, fundedUnits, events }) => {
           const ledger = new ModelLedger(
