@@ -234,6 +234,14 @@ describe('order create', () => {
     expect(
       refusalOf(await uc.acquiring.create(me, { ...orderBody, out_trade_no: 'ORD-2' })),
     ).toEqual(refusal(403, 61, 'account frozen'));
+    // Read together with the webhook and the out_trade_no's holder (issue 24), the account's
+    // refusal still comes before the body's and before an out_trade_no already taken.
+    expect(refusalOf(await uc.acquiring.create(me, { ...orderBody, order_amount: -1 }))).toEqual(
+      refusal(403, 61, 'account frozen'),
+    );
+    expect(refusalOf(await uc.acquiring.create(me, orderBody))).toEqual(
+      refusal(403, 61, 'account frozen'),
+    );
     expect(orderOf(dataOf(await uc.acquiring.get(me, 'ord_1'))).status).toBe('pending');
     await changeAccount({ status: 'active', products: { payout: true, acquiring: false } });
     expect(refusalOf(await uc.acquiring.get(me, 'ord_1'))).toEqual(forbidden);

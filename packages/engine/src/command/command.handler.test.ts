@@ -5,7 +5,7 @@
  */
 import { StoreFailure } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
-import { maxAttempts, retryingConflicts } from './command.handler.js';
+import { maxAttempts, retryingConflicts, together } from './command.handler.js';
 
 /** An attempt that throws `failures` in turn, then answers `done`; counts its runs. */
 const attemptFailing = (failures: readonly unknown[]) => {
@@ -60,5 +60,41 @@ describe('retryingConflicts', () => {
     const { attempt, runs } = attemptFailing([failure]);
     await expect(retryingConflicts(attempt)).rejects.toBe(failure);
     expect(runs()).toBe(1);
+  });
+});
+
+describe('together', () => {
+  const later = <T>(ms: number, settle: () => T) =>
+    new Promise<T>((resolve, reject) => {
+      setTimeout(() => {
+        try {
+          resolve(settle());
+        } catch (error) {
+          reject(error);
+        }
+      }, ms);
+    });
+
+  it('answers every read, in the order given', async () => {
+    expect(await together([later(20, () => 'account'), later(1, () => 'holders')])).toEqual([
+      'account',
+      'holders',
+    ]);
+  });
+
+  it('throws the first failure in the order given, not the first to happen, once all settled', async () => {
+    let holdersSettled = false;
+    const failed = together([
+      later(20, () => {
+        throw new Error('account frozen');
+      }),
+      later(1, () => {
+        holdersSettled = true;
+        throw new Error('store failed');
+      }),
+      later(30, () => 'webhook'),
+    ]);
+    await expect(failed).rejects.toThrow('account frozen');
+    expect(holdersSettled).toBe(true);
   });
 });

@@ -66,6 +66,18 @@ describe('quick payout: the engine answers every fiat payout error it owns', () 
       403,
       61,
     ]);
+    // The account is read together with the payouts holding the body's keys (issue 24); its
+    // refusal still comes before the body's, and before a reference already taken.
+    expect(errorOf(await h.engine.payouts.create(merchantA, { amount: 'x' }))).toEqual([
+      'account frozen',
+      403,
+      61,
+    ]);
+    expect(errorOf(await h.engine.payouts.create(merchantA, walletaPayout()))).toEqual([
+      'account frozen',
+      403,
+      61,
+    ]);
   });
 
   it('codec errors come first, with the store-backed network lookup', async () => {

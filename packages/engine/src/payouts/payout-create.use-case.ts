@@ -18,7 +18,7 @@ import {
   type StoreTransaction,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Permission } from '../access/access-control.policy.js';
+import { type Permission, requirePermission } from '../access/access-control.policy.js';
 import { notifyUrlRefusal } from '../access/outbound-url.policy.js';
 import {
   create,
@@ -223,6 +223,8 @@ export const createPayout = async (
   let seen: Seen | undefined;
   const attempt = () =>
     unitOfWork(deps.store, async (tx) => {
+      // A key without the permissions reads nothing, not even the catalogue.
+      requirePermission(caller, ...permissions);
       const decoded = decodePayoutCreate(body, {
         lookupNetwork: await networkLookupIn(catalogue, tx),
         allowInsecureNotifyUrl: deps.settings.allowInsecureWebhooks,
