@@ -323,6 +323,28 @@ describe.skipIf(server.skip)('the multi-host pool on a PostgreSQL server', () =>
     }
   });
 
+  it('answers a full pool that frees nothing in time once, keeping its host (no new search)', async () => {
+    const pool = new MultiHostPool(
+      parsed(urlWith([`${target.hostname}:${targetPort}`, `127.0.0.1:${await freePort()}`], '')),
+      { max: 1, connectTimeoutMs: 2000, poolWaitMs: 1500 },
+    );
+    try {
+      const busy = await pool.connect();
+      const host = pool.currentHost;
+      const started = Date.now();
+      const error: unknown = await pool.connect().catch((caught: unknown) => caught);
+      const waited = Date.now() - started;
+      expect(isConnectionLoss(error)).toBe(true);
+      // One wait of poolWaitMs, not a second one after searching the hosts again.
+      expect(waited).toBeLessThan(2800);
+      expect(pool.currentHost).toBe(host);
+      expect(pool.totalCount).toBe(1);
+      busy.release();
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('still fails a connection the server never answers after the connect timeout', async () => {
     const accepted = new Set<Socket>();
     const silent = createServer((socket) => {

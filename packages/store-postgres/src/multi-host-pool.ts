@@ -88,6 +88,10 @@ const poolConfig = (
   };
 };
 
+/** pg-pool's answer when no connection of a full pool came free within `poolWaitMs`. */
+const isPoolWaitTimeout = (error: unknown): boolean =>
+  error instanceof Error && /^timeout exceeded when trying to connect/.test(error.message);
+
 export interface HostAddress {
   /** As written in the URL: a name, an IPv4 address, or an IPv6 address in brackets. */
   readonly host: string;
@@ -332,7 +336,9 @@ export class MultiHostPool implements PostgresPool {
       try {
         return this.#watched(await located.pool.connect(), located);
       } catch (error) {
-        if (!isConnectionLoss(error) || attempt >= 2) throw error;
+        // A full pool that freed no connection in time is a busy host, not a lost one: the
+        // unit of work answers StoreUnavailable now, and the host and its pool stay.
+        if (!isConnectionLoss(error) || isPoolWaitTimeout(error) || attempt >= 2) throw error;
         this.#lose(located);
       }
     }

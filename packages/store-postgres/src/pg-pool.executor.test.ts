@@ -94,7 +94,7 @@ describe('a unit of work on a pipelining connection', () => {
     await unit;
   });
 
-  it('fails the unit when BEGIN fails, with BEGIN’s error, and commits nothing', async () => {
+  it('fails the unit when BEGIN fails, with BEGIN’s error, and sends ROLLBACK', async () => {
     const connection = heldConnection(true);
     const executor = pgPoolExecutor(connection.pool, { ownsPool: false });
     const unit = executor.transaction((session) => session.query('SELECT 1'));
@@ -134,6 +134,23 @@ describe('a unit of work on a connection that does not pipeline (a host’s pool
     await connection.answerAll();
     await unit;
     expect(connection.answered).toEqual(['BEGIN', 'SELECT a', 'SELECT b', 'COMMIT']);
+  });
+});
+
+describe('a unit of work whose BEGIN fails on a connection that does not pipeline', () => {
+  it('sends nothing after BEGIN, so no statement runs outside a transaction', async () => {
+    const connection = heldConnection(undefined);
+    const executor = pgPoolExecutor(connection.pool, { ownsPool: false });
+    const unit = executor.transaction((session) => session.query('INSERT INTO payouts VALUES (1)'));
+    await settle();
+    const refused = Object.assign(new Error('BEGIN refused'), { code: '42601' });
+    connection.sent.splice(0, 1)[0]?.fail(refused);
+    const done = expect(unit).rejects.toBe(refused);
+    await connection.answerAll();
+    await done;
+    // Not even ROLLBACK: the connection whose BEGIN failed is closed, not put back.
+    expect(connection.answered).toEqual([]);
+    expect(connection.released).toEqual([refused]);
   });
 });
 

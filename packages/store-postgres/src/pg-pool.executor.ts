@@ -169,17 +169,25 @@ const unitSession = (client: PostgresPoolClient, begin: string): UnitSession => 
     }
     return query();
   };
+  /** Set when `BEGIN` failed: on a connection that does not pipeline nothing is sent after it. */
+  let refusedBegin: { readonly error: unknown } | undefined;
   const send = <R extends object>(query: () => Promise<R>): Promise<R> => {
     if (client.pipeline === true) return batched(query);
-    const sent = previous.then(query, query);
+    const next = (): Promise<R> =>
+      refusedBegin === undefined ? query() : Promise.reject(refusedBegin.error);
+    const sent = previous.then(next, next);
     previous = sent.catch(() => undefined);
     return sent;
   };
   const opening = (): Promise<unknown> => {
     if (opened === undefined) {
       opened = send(() => client.query(begin));
-      // Its failure is answered with the first statement's; never left unhandled.
-      opened.catch(() => undefined);
+      // Its failure is answered with the first statement's; never left unhandled. A pipelined
+      // statement is already on its way with it: BEGIN fails only with its connection, which
+      // fails the statement too.
+      opened.catch((error: unknown) => {
+        refusedBegin = { error };
+      });
     }
     return opened;
   };
