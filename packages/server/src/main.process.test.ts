@@ -151,6 +151,13 @@ describe('the server process on the embedded store', () => {
     expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
       expect.stringMatching(/^ {2}PAYRAIL_UPSTREAM_SANDBOX_SECRET=whsec_/),
     ]);
+    // The secret is on the line after the record that announces it (the log is written off the
+    // event loop, the secret by a plain write: it waits for the log).
+    const secretLine = lines.findIndex((line) => !line.startsWith('{'));
+    expect(JSON.parse(lines[secretLine - 1] ?? '{}')).toMatchObject({
+      level: 'warn',
+      setting: 'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
+    });
     const records = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     expect(records.find((record) => record.request_id === 'readme-1')).toMatchObject({
       level: 'info',

@@ -46,13 +46,23 @@ const openLog = (config: ServerConfig): RunLog => {
   return { logger, json: format === 'json' };
 };
 
-/** A secret this run generated: a record saying so, then the secret alone on its line. */
-const showGenerated = (logger: Logger, name: string, what: string, value: string): void => {
+/**
+ * A secret this run generated: a record saying so, then the secret alone on its line. The
+ * record is written off the event loop (pino-logger.ts), the secret by a plain write: the
+ * secret waits until the log has written everything before it, so it is on the next line.
+ */
+const showGenerated = async (
+  logger: Logger,
+  name: string,
+  what: string,
+  value: string,
+): Promise<void> => {
   logger.warn(
     { setting: name },
     `${name} is not set; ${what} (shown once, not stored, a new one at each start unless you ` +
       'set it) is on the next line',
   );
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   say(`  ${name}=${value}`);
 };
 
@@ -80,10 +90,15 @@ const keySecretOf = async (config: ServerConfig, logger: Logger): Promise<Uint8A
 };
 
 /** The operator token and the sandbox upstream secret: configured, or generated and shown. */
-const runSecrets = (config: ServerConfig, logger: Logger) => {
+const runSecrets = async (config: ServerConfig, logger: Logger) => {
   const adminToken = config.adminToken ?? generateAdminToken();
   if (config.adminToken === undefined) {
-    showGenerated(logger, 'PAYRAIL_ADMIN_TOKEN', 'the operator token of this run', adminToken);
+    await showGenerated(
+      logger,
+      'PAYRAIL_ADMIN_TOKEN',
+      'the operator token of this run',
+      adminToken,
+    );
   }
   // The sandbox chain watcher's signing secret (ADR 0032), generated and shown like the token.
   const upstreamSandboxSecret =
@@ -91,7 +106,7 @@ const runSecrets = (config: ServerConfig, logger: Logger) => {
       ? (config.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
       : undefined;
   if (upstreamSandboxSecret !== undefined && config.upstreamSandboxSecret === undefined) {
-    showGenerated(
+    await showGenerated(
       logger,
       'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
       'what sandbox chain payment reports (POST /upstream/acquiring/sandbox) must be signed ' +
@@ -142,7 +157,7 @@ const start = async (): Promise<void> => {
   runLog = openLog(config);
   const { logger } = runLog;
   const keySecret = await keySecretOf(config, logger);
-  const { adminToken, upstreamSandboxSecret } = runSecrets(config, logger);
+  const { adminToken, upstreamSandboxSecret } = await runSecrets(config, logger);
 
   let server: PayrailServer;
   try {

@@ -54,6 +54,13 @@ const stdout = (line: string): void => {
 };
 
 /**
+ * The most log text held while stdout is not read (a stalled collector): beyond it, lines are
+ * dropped rather than held without limit until the process runs out of memory. A synchronous
+ * write would stop the whole server instead; the log is not where money is recorded.
+ */
+const maxBufferedLog = 16 * 1024 * 1024;
+
+/**
  * Stdout for JSON lines, written asynchronously (pino's `sonic-boom`, issue 24): a line is
  * appended to a buffer and written by libuv's thread pool, so the event loop serving requests
  * never waits on the write syscall (one a request, for the access log: 5-8 % of a read's CPU in
@@ -62,7 +69,8 @@ const stdout = (line: string): void => {
  * written at once, never held back by a threshold or a timer. Order is kept, and pino writes
  * what is left synchronously when the process exits (`process.exit` included).
  */
-const asyncStdout = (): DestinationStream => pino.destination({ dest: 1, sync: false });
+const asyncStdout = (): DestinationStream =>
+  pino.destination({ dest: 1, sync: false, maxLength: maxBufferedLog });
 
 export const createServerLogger = (options: ServerLoggerOptions): Logger => {
   const color = options.color === true;
