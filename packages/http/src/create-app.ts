@@ -4,6 +4,7 @@
  * `{code, message, data}` envelope. The app is a value: tests call `app.request()`; `serve` puts
  * it on a Node socket.
  */
+import type { IncomingMessage } from 'node:http';
 import { payrailError } from '@payrail/core';
 import type { Engine } from '@payrail/engine';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
@@ -29,6 +30,7 @@ import { type MerchantEnv, merchantAuthentication } from './middleware/merchant-
 import { type OperatorEnv, operatorAuthentication } from './middleware/operator-auth.middleware.js';
 import { requestId } from './middleware/request-id.middleware.js';
 import { type ObservedRequest, observeRequests } from './middleware/request-metrics.middleware.js';
+import { bodyTextOf, nodeBodyOf, nodeBodyRead, nodeRequestOf } from './node-body.js';
 import { nonTextInRequest, pathParameter } from './non-text.js';
 import { openApiDocument } from './openapi/openapi.document.js';
 import { type RateLimitOptions, tokenBucketLimiter } from './rate-limiter.js';
@@ -108,10 +110,14 @@ const defaultLog = ({ method, path, error }: InternalErrorLog): void => {
 const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => {
   // An upstream body is the provider's own format: read for it, described by no codec here.
   const reads = route.body !== undefined || route.scope === 'upstream';
+  // Under Node the body comes off Node's stream (node-body.ts); its length was checked against
+  // the limit before (`limitBodies`).
+  const incoming = route.method === 'get' ? undefined : nodeRequestOf(c);
+  if (incoming !== undefined) await nodeBodyOf(incoming, Number.POSITIVE_INFINITY);
   // A body sent to a POST or DELETE that reads none is still read to its end (within the body
   // limit) and dropped: Node closes a kept-alive connection whose request body was left unread,
   // and the client's next request on it would fail with no answer (found by fuzzing, issue 13).
-  if (!reads && route.method !== 'get') await c.req.arrayBuffer();
+  else if (!reads && route.method !== 'get') await c.req.arrayBuffer();
   return {
     param: (name) => pathParameter(c.req.param(name) ?? ''),
     query: c.req.query(),
@@ -122,6 +128,10 @@ const routeRequest = async (c: Context, route: Route): Promise<RouteRequest> => 
 /** Whether the request announces a body (a length above zero, or chunks). */
 const hasBody = (headers: Headers): boolean =>
   headers.has('transfer-encoding') || Number(headers.get('content-length') ?? '0') > 0;
+
+/** `hasBody` of Node's request. */
+const hasNodeBody = ({ headers }: IncomingMessage): boolean =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? '0') > 0;
 
 /** What the app's middleware hands the routes: the caller or the operator, the request's id. */
 export interface AppEnv {
@@ -147,26 +157,43 @@ const watchUntrustedForwarding = (app: PayrailHono, deps: AppDeps): void => {
 
 /** The body limit, and `Connection: close` after an answer that left a body unread. */
 const limitBodies = (app: PayrailHono, deps: AppDeps): void => {
-  const limitBody = bodyLimit({
-    maxSize: deps.bodyLimitBytes ?? defaultBodyLimitBytes,
-    // No catalogue message names a size: a body over the limit breaks a length rule.
-    onError: (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request:
-      // say so (Node then closes it after the answer) rather than advertise keep-alive.
-      c.header('Connection', 'close');
-      return errorAnswer(c, payrailError('validation_failed'));
-    },
-  });
+  const maxSize = deps.bodyLimitBytes ?? defaultBodyLimitBytes;
+  // No catalogue message names a size: a body over the limit breaks a length rule.
+  const tooLarge = (c: Context) => {
+    // The rest of the body is never read, so the connection cannot carry another request:
+    // say so (Node then closes it after the answer) rather than advertise keep-alive.
+    c.header('Connection', 'close');
+    return errorAnswer(c, payrailError('validation_failed'));
+  };
+  const limitBody = bodyLimit({ maxSize, onError: tooLarge });
+  // Under Node, as Hono's limit does it but on Node's stream (node-body.ts): a declared length
+  // over the limit is refused unread, a body of chunks is read now and refused once it passes
+  // the limit, a declared length within it is read when the route asks for it.
+  const limitNodeBody: MiddlewareHandler = async (c, next) => {
+    const incoming = nodeRequestOf(c);
+    if (incoming === undefined) return limitBody(c, next);
+    const declared = incoming.headers['content-length'];
+    if (declared === undefined && incoming.headers['transfer-encoding'] === undefined) {
+      return next();
+    }
+    if (declared !== undefined && Number(declared) <= maxSize) return next();
+    return (await nodeBodyOf(incoming, maxSize)) === 'too large' ? tooLarge(c) : next();
+  };
   // A GET's body is never read, and looking for one makes Node's adapter build the whole
   // `Request` object, which most of a GET's cost was (docs/performance.md).
-  app.use('*', (c, next) => (c.req.method === 'GET' ? next() : limitBody(c, next)));
+  app.use('*', (c, next) => (c.req.method === 'GET' ? next() : limitNodeBody(c, next)));
   // An answer given before the body was read (a refused credential, a limit) leaves the rest of
   // the body on the connection, which Node then closes: say so, so that a keep-alive client
   // opens a new one rather than send its next request into a closing socket (found by fuzzing
   // over a socket, issue 13).
   const closeAfterUnreadBody: MiddlewareHandler = async (c, next) => {
     await next();
-    if (!c.req.raw.bodyUsed && hasBody(c.req.raw.headers)) c.header('Connection', 'close');
+    const incoming = nodeRequestOf(c);
+    const unread =
+      incoming === undefined
+        ? !c.req.raw.bodyUsed && hasBody(c.req.raw.headers)
+        : hasNodeBody(incoming) && !(await nodeBodyRead(incoming));
+    if (unread) c.header('Connection', 'close');
   };
   app.use('*', (c, next) => (c.req.method === 'GET' ? next() : closeAfterUnreadBody(c, next)));
 };
@@ -235,7 +262,7 @@ const mountRoutes = (
               ? await route.run(engine, {
                   ...request,
                   // The provider's signature covers the body as sent, not as we parsed it.
-                  body: await c.req.text(),
+                  body: await bodyTextOf(c),
                   ip: clientIp(c),
                   headers: c.req.header(),
                 })

@@ -3,6 +3,7 @@
  * the core's `requestBody` codec answers `request required` for every transport alike.
  */
 import type { Context } from 'hono';
+import { bodyTextOf } from './node-body.js';
 
 /**
  * Whether a `__proto__` member holds what a copy could make a prototype of. `JSON.parse` keeps
@@ -39,7 +40,7 @@ const withoutPrototypeMembers = (parsed: unknown): unknown => {
 };
 
 export const readJsonBody = async (c: Context): Promise<unknown> => {
-  const text = await c.req.text();
+  const text = await bodyTextOf(c);
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
