@@ -345,15 +345,18 @@ export const startPayrail = async ({
     output: server.output,
     /**
      * `peakMb` and `rssMb` in MB: payrail's VmHWM and VmRSS, plus, on the embedded PostgreSQL,
-     * its postgres processes' summed VmRSS (peak: the largest sample) and their PSS apart.
+     * its postgres processes' summed PSS (peak: the largest sample), with their summed VmRSS
+     * apart. PSS (issue 24): every backend maps the shared buffers it touched, so a sum of VmRSS
+     * counts those pages once per backend (under load, 10 backends × 32 MB of buffers); PSS
+     * counts each page once across the processes that share it, which is the memory they hold.
      */
     memory: () => {
       const own = memoryOf(pid);
       if (own === undefined || postgresDir === undefined) return own;
       const now = samplePostgres();
       return {
-        peakMb: own.peakMb + postgresPeak.rssMb,
-        rssMb: own.rssMb + now.rssMb,
+        peakMb: own.peakMb + postgresPeak.pssMb,
+        rssMb: own.rssMb + now.pssMb,
         payrail: own,
         postgres: { ...now, peakRssMb: postgresPeak.rssMb, peakPssMb: postgresPeak.pssMb },
       };

@@ -245,7 +245,7 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
   // What is counted: on the embedded PostgreSQL payrail and the postgres processes it owns (the
   // database is part of what runs payrail); on a PostgreSQL server, payrail alone.
   const memoryRows = [
-    ['embedded', 'embedded PostgreSQL, payrail VmHWM + its postgres processes VmRSS', 300],
+    ['embedded', 'embedded PostgreSQL, payrail VmHWM + its postgres processes PSS', 300],
     ...(payrail.pglite === undefined ? [] : [['pglite', 'PGlite (not durable), VmHWM', 400]]),
     ['postgres', 'PostgreSQL, VmHWM of payrail (not of the server)', 150],
   ];
@@ -259,8 +259,8 @@ export const buildRows = ({ floors, payrail, drain, scaleOut, ledger, timers }) 
     const parts =
       memory?.postgresPeakRssMb === undefined
         ? ''
-        : ` (payrail ${fmt(memory.payrailPeakMb)} + postgres ${fmt(memory.postgresPeakRssMb)}; ` +
-          `postgres PSS ${fmt(memory.postgresPeakPssMb)})`;
+        : ` (payrail ${fmt(memory.payrailPeakMb)} + postgres PSS ${fmt(memory.postgresPeakPssMb)}; ` +
+          `postgres VmRSS summed ${fmt(memory.postgresPeakRssMb)})`;
     rows.push({
       id: `rss-${key}`,
       row: `peak RSS under load, ${name}`,

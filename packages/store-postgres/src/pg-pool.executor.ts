@@ -152,11 +152,13 @@ const unitSession = (client: PostgresPoolClient, begin: string): UnitSession => 
   const socket = client.pipeline === true ? client.connection?.stream : undefined;
   let corked = false;
   /**
-   * Statements sent before the process goes back to its event loop leave in one socket write:
-   * the socket is corked at the first and uncorked once the promise jobs that are ready have run
-   * (`process.nextTick` runs after them), so `BEGIN` and the first statement, and the reads a
-   * unit issues together, cost one write (a system call of 100 µs or more on a loopback TCP
-   * socket of this machine: docs/performance.md) instead of one each, and no statement waits.
+   * Statements sent in one burst of promise jobs leave in one socket write: the socket is corked
+   * at the first and uncorked in `process.nextTick`, which Node runs once the promise jobs ready
+   * then have run (when the first is sent from a promise job, as a use case's statements are;
+   * sent straight from an I/O callback, the tick comes first and only that statement's own
+   * messages are joined). So `BEGIN` and the first statement, and the reads a unit issues
+   * together, cost one write (a system call of 100 µs or more on a loopback TCP socket of this
+   * machine: docs/performance.md) instead of one each, and no statement waits for a timer.
    */
   const batched = <R>(query: () => Promise<R>): Promise<R> => {
     if (socket !== undefined && !corked) {

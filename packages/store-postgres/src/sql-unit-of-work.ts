@@ -17,8 +17,9 @@ export interface UnitContext {
   /** Runs an operation after the unit's earlier ones; refuses once the unit has ended. */
   run<T>(operation: () => Promise<T>): Promise<T>;
   /**
-   * Runs a read of one statement after the unit's earlier writes, beside the reads issued since
-   * the last of them (the writes issued after it wait for it); refuses once the unit has ended.
+   * Runs a read (statements that write nothing and open no savepoint) after the unit's earlier
+   * writes, beside the reads issued since the last of them (the writes issued after it wait for
+   * it); refuses once the unit has ended.
    */
   read<T>(operation: () => Promise<T>): Promise<T>;
   /** Runs `body` inside a savepoint: when it throws, its writes are undone and the error rethrown. */
