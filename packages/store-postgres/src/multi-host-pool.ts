@@ -151,7 +151,8 @@ const timeoutOf = (value: string | null, setting: string): number | undefined =>
   if (!Number.isInteger(seconds) || seconds < 0) {
     throw new Error(`${setting}: connect_timeout=${value} is not a whole number of seconds`);
   }
-  // libpq: zero (or negative) waits forever, and anything under 2 seconds counts as 2.
+  // Anything under 2 seconds counts as 2, as in libpq. Zero, which libpq reads as "wait for
+  // ever", keeps the default (5 s): a unit of work must never hang on a host that vanished.
   return seconds === 0 ? undefined : Math.max(seconds, 2) * 1000;
 };
 
