@@ -165,7 +165,8 @@ export const flameGraphSvg = (
   const legendTop = top + graphHeight + 16;
   const height = legendTop + Math.ceil(legend.length / 4) * 18 + 8;
   const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace" font-size="11" role="img">`,
+    `<title>${escapeXml(`Flame graph: ${title ?? 'CPU profile'}. ${subtitle}`)}</title>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
     `<text x="4" y="18" font-size="14" font-weight="bold">${escapeXml(title ?? 'CPU profile')}</text>`,
     `<text x="4" y="36">${escapeXml(subtitle)} (${(rootMs / 1000).toFixed(1)} s on the CPU; idle left out)</text>`,
