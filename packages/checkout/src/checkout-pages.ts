@@ -107,13 +107,14 @@ const unavailablePage: MessagePage = { status: 503, page: 'failure' };
 /** When the payer's browser may ask again: the JSON API's one second (ADR 0051). */
 const unavailableRetryAfterSeconds = 1;
 
+/** Where a page's failure goes when the host gives no `logError`. */
+const logToConsole = (error: unknown): void => {
+  console.error('[payrail/checkout] page failed:', error);
+};
+
 export const checkoutPages = (deps: CheckoutPagesDeps): Hono => {
   const app = new Hono();
-  const log =
-    deps.logError ??
-    ((error: unknown) => {
-      console.error('[payrail/checkout] page failed:', error);
-    });
+  const log = deps.logError ?? logToConsole;
 
   const answerMessage = (c: Context, page: MessagePage, message: string) => {
     const nonce = newNonce();
