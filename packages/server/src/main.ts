@@ -11,13 +11,9 @@ import type { Logger } from 'pino';
 import { describeDatabase, parseConfig, type ServerConfig } from './config.js';
 import { generateAdminToken, loadKeySecret } from './credentials.js';
 import { type PayrailServer, startPayrail } from './payrail-server.js';
-import { createServerLogger } from './pino-logger.js';
+import { createServerLog } from './pino-logger.js';
 import { errorSummary } from './timer-loop.js';
 
-/** A line for a person, outside the log's records: a secret generated for this run. */
-const say = (line: string): void => {
-  process.stdout.write(`${line}\n`);
-};
 const complain = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
@@ -25,6 +21,8 @@ const complain = (line: string): void => {
 /** The log of this run, once the configuration names its level and format. */
 interface RunLog {
   readonly logger: Logger;
+  /** A line for a person, outside the log's records (a secret generated for this run). */
+  readonly say: (line: string) => void;
   /** JSON records: a collector reads them, so a fatal failure is a record too. */
   readonly json: boolean;
 }
@@ -42,28 +40,21 @@ const openLog = (config: ServerConfig): RunLog => {
   const terminal = process.stdout.isTTY === true;
   const format = config.logFormat ?? (terminal ? 'pretty' : 'json');
   const color = format === 'pretty' && terminal && process.env.NO_COLOR === undefined;
-  const logger = createServerLogger({ level: config.logLevel, format, color });
-  return { logger, json: format === 'json' };
+  const { logger, say } = createServerLog({ level: config.logLevel, format, color });
+  return { logger, say, json: format === 'json' };
 };
 
 /**
- * A secret this run generated: a record saying so, then the secret alone on its line. The
- * record is written off the event loop (pino-logger.ts), the secret by a plain write: the
- * secret waits until the log has written everything before it, so it is on the next line.
+ * A secret this run generated: a record saying so, then the secret alone on its line, written
+ * on the log's own stream (pino-logger.ts: off the event loop for JSON), so it is the next line.
  */
-const showGenerated = async (
-  logger: Logger,
-  name: string,
-  what: string,
-  value: string,
-): Promise<void> => {
-  logger.warn(
+const showGenerated = (log: RunLog, name: string, what: string, value: string): void => {
+  log.logger.warn(
     { setting: name },
     `${name} is not set; ${what} (shown once, not stored, a new one at each start unless you ` +
       'set it) is on the next line',
   );
-  await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  say(`  ${name}=${value}`);
+  log.say(`  ${name}=${value}`);
 };
 
 /** The API-key signing secret, read or generated (and kept) in the data directory. */
@@ -90,15 +81,10 @@ const keySecretOf = async (config: ServerConfig, logger: Logger): Promise<Uint8A
 };
 
 /** The operator token and the sandbox upstream secret: configured, or generated and shown. */
-const runSecrets = async (config: ServerConfig, logger: Logger) => {
+const runSecrets = (config: ServerConfig, log: RunLog) => {
   const adminToken = config.adminToken ?? generateAdminToken();
   if (config.adminToken === undefined) {
-    await showGenerated(
-      logger,
-      'PAYRAIL_ADMIN_TOKEN',
-      'the operator token of this run',
-      adminToken,
-    );
+    showGenerated(log, 'PAYRAIL_ADMIN_TOKEN', 'the operator token of this run', adminToken);
   }
   // The sandbox chain watcher's signing secret (ADR 0032), generated and shown like the token.
   const upstreamSandboxSecret =
@@ -106,8 +92,8 @@ const runSecrets = async (config: ServerConfig, logger: Logger) => {
       ? (config.upstreamSandboxSecret ?? generateSandboxUpstreamSecret())
       : undefined;
   if (upstreamSandboxSecret !== undefined && config.upstreamSandboxSecret === undefined) {
-    await showGenerated(
-      logger,
+    showGenerated(
+      log,
       'PAYRAIL_UPSTREAM_SANDBOX_SECRET',
       'what sandbox chain payment reports (POST /upstream/acquiring/sandbox) must be signed ' +
         'with in this run',
@@ -157,7 +143,7 @@ const start = async (): Promise<void> => {
   runLog = openLog(config);
   const { logger } = runLog;
   const keySecret = await keySecretOf(config, logger);
-  const { adminToken, upstreamSandboxSecret } = await runSecrets(config, logger);
+  const { adminToken, upstreamSandboxSecret } = runSecrets(config, runLog);
 
   let server: PayrailServer;
   try {

@@ -72,16 +72,35 @@ const maxBufferedLog = 16 * 1024 * 1024;
 const asyncStdout = (): DestinationStream =>
   pino.destination({ dest: 1, sync: false, maxLength: maxBufferedLog });
 
-export const createServerLogger = (options: ServerLoggerOptions): Logger => {
+export const createServerLogger = (options: ServerLoggerOptions): Logger =>
+  createServerLog(options).logger;
+
+/** The server's log, and a way to put a line of its own on the same stream, in order. */
+export interface ServerLog {
+  readonly logger: Logger;
+  /**
+   * Writes `line` (a secret generated for this run, shown once to a person) as a line of its
+   * own, after every record logged before it: on the stream the records go to, never as one.
+   */
+  readonly say: (line: string) => void;
+}
+
+export const createServerLog = (options: ServerLoggerOptions): ServerLog => {
   const color = options.color === true;
   if (options.format === 'json') {
     const destination = options.write === undefined ? asyncStdout() : { write: options.write };
-    return pino(pinoOptions(options.level), destination);
+    return {
+      logger: pino(pinoOptions(options.level), destination),
+      say: (line) => destination.write(`${line}\n`),
+    };
   }
   const write = options.write ?? stdout;
-  return pino(pinoOptions(options.level), {
-    write: (line: string) => write(prettyLine(line, color)),
-  });
+  return {
+    logger: pino(pinoOptions(options.level), {
+      write: (line: string) => write(prettyLine(line, color)),
+    }),
+    say: (line) => write(`${line}\n`),
+  };
 };
 
 /** The terminal's colour of each level, when it has colours. */
