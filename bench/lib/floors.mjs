@@ -39,11 +39,14 @@ server.listen(0, '127.0.0.1', () => {
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-/** F1: starts the bare server, answers one autocannon round per call of `round()`. */
-export const startBareHttp = async ({ connections }) => {
+/**
+ * A GET server of its own (`source`, run by `node -e`, printing the URL it listens on): one
+ * autocannon round of GET / per call of `round()`.
+ */
+const startGetServer = async ({ label, source, connections }) => {
   const child = await startNode({
-    label: 'bare node:http server',
-    args: ['-e', bareServerSource],
+    label,
+    args: ['-e', source],
     env: { PATH: process.env.PATH },
     ready: /listening on (http:\/\/\S+)/,
   });
@@ -60,6 +63,10 @@ export const startBareHttp = async ({ connections }) => {
     stop: child.stop,
   };
 };
+
+/** F1: the bare server. */
+export const startBareHttp = ({ connections }) =>
+  startGetServer({ label: 'bare node:http server', source: bareServerSource, connections });
 
 /** F5's server: Hono and `@hono/node-server` resolved from packages/http, as payrail runs them. */
 const honoServerSource = (httpDir) => `
@@ -76,27 +83,13 @@ const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-/** F5: Hono on @hono/node-server with one constant route; one autocannon round per `round()`. */
-export const startHonoHttp = async ({ connections, httpDir }) => {
-  const child = await startNode({
+/** F5: Hono on @hono/node-server with one constant route. */
+export const startHonoHttp = ({ connections, httpDir }) =>
+  startGetServer({
     label: 'Hono on @hono/node-server',
-    args: ['-e', honoServerSource(httpDir)],
-    env: { PATH: process.env.PATH },
-    ready: /listening on (http:\/\/\S+)/,
+    source: honoServerSource(httpDir),
+    connections,
   });
-  return {
-    round: async (duration) => {
-      const result = await cannonRound({
-        url: child.url,
-        request: { method: 'GET', path: '/' },
-        connections,
-        duration,
-      });
-      return { ...result, unit: 'req/s' };
-    },
-    stop: child.stop,
-  };
-};
 
 /**
  * Runs `transaction()` from `workers` concurrent loops for `duration` seconds; answers tx/s and

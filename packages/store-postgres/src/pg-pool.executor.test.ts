@@ -6,13 +6,8 @@
  * statement is answered only when the test says, so what was sent before any answer is seen.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type PostgresPool,
-  type PostgresPoolClient,
-  type PostgresQuery,
-  pgPoolExecutor,
-  TransactionRolledBack,
-} from './pg-pool.executor.js';
+import { fakePool } from './fake-pool.test-support.js';
+import { pgPoolExecutor, TransactionRolledBack } from './pg-pool.executor.js';
 
 interface Sent {
   readonly text: string;
@@ -23,32 +18,20 @@ interface Sent {
 /** A connection that records each statement as sent and answers it when told. */
 const heldConnection = (pipeline: boolean | undefined) => {
   const sent: Sent[] = [];
-  const released: unknown[] = [];
-  const run = (query: PostgresQuery | string) => {
-    const text = typeof query === 'string' ? query : query.text;
-    return new Promise<{ rows: []; command: string }>((resolve, reject) => {
-      sent.push({
-        text,
-        answer: (command = text.split(' ')[0] ?? text) => resolve({ rows: [], command }),
-        fail: reject,
+  const answered: string[] = [];
+  const { pool, released } = fakePool(
+    (query) => {
+      const text = typeof query === 'string' ? query : query.text;
+      return new Promise((resolve, reject) => {
+        sent.push({
+          text,
+          answer: (command = text.split(' ')[0] ?? text) => resolve({ rows: [], command }),
+          fail: reject,
+        });
       });
-    });
-  };
-  const client: PostgresPoolClient = {
-    ...(pipeline === undefined ? {} : { pipeline }),
-    query: run,
-    on: () => undefined,
-    off: () => undefined,
-    release: (destroy) => {
-      released.push(destroy);
     },
-  };
-  const pool: PostgresPool = {
-    options: {},
-    query: run,
-    connect: async () => client,
-    end: async () => undefined,
-  };
+    pipeline === undefined ? {} : { pipeline },
+  );
   const texts = () => sent.map((statement) => statement.text);
   /** Answers every statement sent and not answered yet, in order, until none is left. */
   const answerAll = async (commandOf: (text: string) => string | undefined = () => undefined) => {
@@ -60,7 +43,6 @@ const heldConnection = (pipeline: boolean | undefined) => {
       }
     }
   };
-  const answered: string[] = [];
   return { pool, sent, texts, released, answerAll, answered };
 };
 

@@ -5,12 +5,8 @@
  */
 import { isStoreUnavailable, StoreUnavailable } from '@payrail/core';
 import { describe, expect, it } from 'vitest';
-import {
-  type PostgresPool,
-  type PostgresPoolClient,
-  type PostgresQuery,
-  pgPoolExecutor,
-} from './pg-pool.executor.js';
+import { fakePool } from './fake-pool.test-support.js';
+import { pgPoolExecutor } from './pg-pool.executor.js';
 import { classifyDriverError, isConnectionLoss } from './store-unavailable.js';
 
 const withCode = (code: string, message = `code ${code}`): Error =>
@@ -70,26 +66,11 @@ describe('a driver error', () => {
 /** A pool of one connection whose statements answer as `answer` says; it counts them. */
 const scriptedPool = (answer: (text: string) => Promise<{ readonly command: string }>) => {
   const statements: string[] = [];
-  const released: unknown[] = [];
-  const run = (query: PostgresQuery | string) => {
+  const { pool, released } = fakePool((query) => {
     const text = typeof query === 'string' ? query : query.text;
     statements.push(text);
     return answer(text).then((result) => ({ rows: [], ...result }));
-  };
-  const client: PostgresPoolClient = {
-    query: run,
-    on: () => undefined,
-    off: () => undefined,
-    release: (destroy) => {
-      released.push(destroy);
-    },
-  };
-  const pool: PostgresPool = {
-    options: {},
-    query: run,
-    connect: async () => client,
-    end: async () => undefined,
-  };
+  });
   return { pool, statements, released };
 };
 
