@@ -14,7 +14,12 @@
  */
 import { StoreUnavailable } from '@payrail/core';
 import pg from 'pg';
-import type { PostgresPool, PostgresPoolClient, PostgresQuery } from './pg-pool.executor.js';
+import type {
+  ListenConnection,
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQuery,
+} from './pg-pool.executor.js';
 import { isConnectionLoss, type UnitAccess } from './store-unavailable.js';
 
 /**
@@ -521,7 +526,7 @@ export const postgresPool = (
 export const connectedClient = async (
   connectionString: string,
   options: Omit<PostgresPoolOptions, 'max'> = {},
-): Promise<pg.Client> => {
+): Promise<ListenConnection> => {
   const url = parseDatabaseUrl(connectionString, options);
   const connectTimeoutMs =
     url?.connectTimeoutMs ?? options.connectTimeoutMs ?? defaultConnectTimeoutMs;

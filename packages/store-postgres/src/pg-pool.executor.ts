@@ -258,6 +258,23 @@ const runOnce =
     }
   };
 
+/**
+ * The store's LISTEN connection, as far as it is used: `pg`'s `Client` is one. Named here so
+ * that the declarations a host type-checks need no `@types/pg` (as `PostgresPool`).
+ */
+export interface ListenConnection {
+  on(
+    event: 'notification',
+    listener: (message: {
+      readonly channel: string;
+      readonly payload?: string | undefined;
+    }) => void,
+  ): unknown;
+  addListener(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 export interface PgPoolExecutorOptions {
   /** Whether `close()` ends the pool (true when the store created it). */
   readonly ownsPool: boolean;
@@ -267,7 +284,7 @@ export interface PgPoolExecutorOptions {
    * made with the pool's own settings. `false`: no LISTEN (ADR 0052), for a pool behind a
    * transaction-mode pooler with no direct connection to the server.
    */
-  readonly listenWith?: (() => Promise<Client>) | false;
+  readonly listenWith?: (() => Promise<ListenConnection>) | false;
 }
 
 /** The pause before a lost LISTEN connection is opened again, and the longest while it fails. */
@@ -275,7 +292,7 @@ const relistenFirstPauseMs = 1_000;
 const relistenLongestPauseMs = 30_000;
 
 /** A connection made with `settings` (the pool's own: on its current host). */
-const connectWith = async (settings: object): Promise<Client> => {
+const connectWith = async (settings: object): Promise<ListenConnection> => {
   const client = new Client(settings);
   // A connection that breaks must not crash the process; the listener watches its end.
   client.on('error', () => undefined);
@@ -296,17 +313,17 @@ const connectWith = async (settings: object): Promise<Client> => {
  * notifications.
  */
 const listen =
-  (connect: () => Promise<Client>) =>
+  (connect: () => Promise<ListenConnection>) =>
   async (channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> => {
     let stopped = false;
-    let current: Client | undefined;
+    let current: ListenConnection | undefined;
     let pending: ReturnType<typeof setTimeout> | undefined;
     let pauseMs = relistenFirstPauseMs;
-    const open = async (): Promise<Client> => {
+    const open = async (): Promise<ListenConnection> => {
       const client = await connect();
       // A broken listening connection is dropped; an 'error' event with no listener would crash.
-      client.on('error', () => lost(client));
-      client.on('end', () => lost(client));
+      client.addListener('error', () => lost(client));
+      client.addListener('end', () => lost(client));
       client.on('notification', (message) => {
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
@@ -343,7 +360,7 @@ const listen =
       }, pauseMs);
       pending.unref?.();
     };
-    const lost = (client: Client): void => {
+    const lost = (client: ListenConnection): void => {
       if (stopped || current !== client) return;
       current = undefined;
       client.end().catch(() => undefined);
