@@ -14,11 +14,12 @@
  */
 import { StoreUnavailable } from '@payrail/core';
 import pg from 'pg';
-import type {
-  ListenConnection,
-  PostgresPool,
-  PostgresPoolClient,
-  PostgresQuery,
+import {
+  connectWith,
+  type ListenConnection,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQuery,
 } from './pg-pool.executor.js';
 import { isConnectionLoss, type UnitAccess } from './store-unavailable.js';
 
@@ -531,14 +532,5 @@ export const connectedClient = async (
   const connectTimeoutMs =
     url?.connectTimeoutMs ?? options.connectTimeoutMs ?? defaultConnectTimeoutMs;
   if (url !== undefined && needsLocating(url)) return (await search(url, connectTimeoutMs)).client;
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
-  // A connection that breaks must not crash the process; its owner listens for its end.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return client;
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw error;
-  }
+  return connectWith({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
 };

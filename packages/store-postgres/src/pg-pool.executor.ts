@@ -292,7 +292,7 @@ const relistenFirstPauseMs = 1_000;
 const relistenLongestPauseMs = 30_000;
 
 /** A connection made with `settings` (the pool's own: on its current host). */
-const connectWith = async (settings: object): Promise<ListenConnection> => {
+export const connectWith = async (settings: object): Promise<ListenConnection> => {
   const client = new Client(settings);
   // A connection that breaks must not crash the process; the listener watches its end.
   client.on('error', () => undefined);
