@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolution } from '../../vitest.shared.js';
+import { sourceResolution, testWorkers } from '../../vitest.shared.js';
 
 export default defineConfig({
   ...sourceResolution,
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     setupFiles: ['test/fast-check.setup.ts'],
+    maxWorkers: testWorkers,
     // 1000 runs of a property take seconds on a 2-core machine; the default 5 s is a stopwatch.
     testTimeout: 60_000,
     // `pnpm bench` only: `vitest run` never collects these.

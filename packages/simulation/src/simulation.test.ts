@@ -1,9 +1,10 @@
 /**
- * The simulation in CI (docs/reliability.md): at least 1,000 seeds on the memory store and some
- * on PGlite, every invariant checked after every step, every kind of action exercised; and the
- * harness itself can fail: a store that loses a journal is caught with its seed, and a seed
- * replays the same steps. `SIM_SEEDS`, `SIM_PGLITE_SEEDS` and `SIM_STEPS` size the long run of
- * `pnpm test:deep`.
+ * The simulation (docs/reliability.md): `SIM_SEEDS` seeds on the memory store and
+ * `SIM_PGLITE_SEEDS` on PGlite from `SIM_FIRST_SEED` on, every invariant checked after every step,
+ * every kind of action exercised; and the harness itself can fail: a store that loses a journal is
+ * caught with its seed, and a seed replays the same steps. `pnpm test` runs a CI depth from a
+ * first seed that changes with the commit, so the seeds covered grow across runs; `pnpm
+ * test:deep` runs 1,000 + 60 (scripts/test.mjs, docs/testing.md).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -21,11 +22,12 @@ const envNumber = (name: string, fallback: number): number => {
 const memorySeeds = envNumber('SIM_SEEDS', 1000);
 const pgliteSeeds = envNumber('SIM_PGLITE_SEEDS', 60);
 const steps = envNumber('SIM_STEPS', 40);
+const first = Math.max(1, envNumber('SIM_FIRST_SEED', 1));
 
 describe('the deterministic simulation', () => {
-  it(`keeps every invariant over ${memorySeeds} memory and ${pgliteSeeds} PGlite seeds of ${steps} steps`, async () => {
-    const memory = await runSeeds({ first: 1, seeds: memorySeeds, steps, stores: ['memory'] });
-    const pglite = await runSeeds({ first: 1, seeds: pgliteSeeds, steps, stores: ['pglite'] });
+  it(`keeps every invariant over ${memorySeeds} memory and ${pgliteSeeds} PGlite seeds of ${steps} steps from seed ${first}`, async () => {
+    const memory = await runSeeds({ first, seeds: memorySeeds, steps, stores: ['memory'] });
+    const pglite = await runSeeds({ first, seeds: pgliteSeeds, steps, stores: ['pglite'] });
     const all = [...memory.violations, ...pglite.violations];
     const actions: Record<string, number> = { ...memory.actions };
     for (const [name, n] of Object.entries(pglite.actions))
@@ -38,7 +40,8 @@ describe('the deterministic simulation', () => {
       milliseconds: memory.milliseconds + pglite.milliseconds,
     };
     console.log(
-      `memory ${memory.runs} seeds in ${(memory.milliseconds / 1000).toFixed(1)} s, ` +
+      `seeds ${first}-${first + Math.max(memorySeeds, pgliteSeeds) - 1}: ` +
+        `memory ${memory.runs} seeds in ${(memory.milliseconds / 1000).toFixed(1)} s, ` +
         `PGlite ${pglite.runs} seeds in ${(pglite.milliseconds / 1000).toFixed(1)} s; actions ` +
         JSON.stringify(actions),
     );

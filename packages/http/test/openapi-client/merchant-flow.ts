@@ -40,6 +40,7 @@ const ok = <T>(answer: {
   return answer.data;
 };
 
+/** @public openapi-client.test.ts imports it from a copy, by path. */
 export const merchantFlow = async (options: FlowOptions): Promise<FlowResult> => {
   const operator = createClient<paths>({
     baseUrl: options.baseUrl,
