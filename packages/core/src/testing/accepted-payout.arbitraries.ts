@@ -340,7 +340,14 @@ const spelledAmount = (canonical: string): fc.Arbitrary<string> => {
   return fc.constantFrom(...new Set(spellings));
 };
 
-const urlLabel = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
+/**
+ * A DNS label, but none with `--` as its third and fourth characters: those are reserved for
+ * IDNA (`xn--a` is punycode that decodes to nothing), and the URL parser behind the SSRF guard
+ * refuses one that is not valid punycode (found by `pnpm test:deep`, issue 34).
+ */
+const urlLabel = fc
+  .stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/)
+  .filter((label) => label.slice(2, 4) !== '--');
 
 /**
  * https notify URLs the SSRF guard accepts: names under the domains reserved for examples, an
