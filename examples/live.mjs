@@ -173,7 +173,9 @@ try {
       ],
     }),
   );
-  orThrow(await approver.batches.approve(batch.batch_id));
+  // The approver approves the batch as it read it: its version (a batch changed since is refused).
+  const { batch: read } = orThrow(await approver.batches.get(batch.batch_id));
+  orThrow(await approver.batches.approve(batch.batch_id, { version: read.version }));
   const waited = Date.now();
   while (bank.pending.length === 0) {
     if (Date.now() - waited > 10_000) throw new Error('the bank never received the payout');

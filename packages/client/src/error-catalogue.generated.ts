@@ -41,6 +41,7 @@ export const errorCatalogue = {
     code: 53,
     message: 'batch must be approved by a key other than its creator',
   },
+  batch_changed: { status: 400, code: 53, message: 'batch changed since the version approved' },
   batch_has_no_items: { status: 400, code: 53, message: 'batch has no items' },
   batch_multiple_channel_accounts: {
     status: 400,

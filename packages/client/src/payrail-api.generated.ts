@@ -547,7 +547,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Approve a batch (a key that neither created it nor added its items) */
+    /** Approve a batch at the version read (a key that neither created it nor added its items) */
     post: operations['approveBatch'];
     delete?: never;
     options?: never;
@@ -5715,6 +5715,7 @@ export interface operations {
                 total_amount: string;
                 submit_on_approve: boolean;
                 created_by_key_id: string;
+                version: number;
                 /** @description Unix seconds */
                 created_at: number;
                 /** @description Unix seconds */
@@ -5731,7 +5732,7 @@ export interface operations {
           };
         };
       };
-      /** @description `Validation Failed`, `request required`, `<field> required`, `items required`, `items length must be between 1 and 500`, `only crypto currency supported`, `method_id required`, `payout method not supported for crypto`, `order_no required`, `duplicate order_no in request`, `duplicate order_no in batch`, `duplicate order_no in merchant payouts`, `beneficiary_account.address required`, `receiving address required`, `invalid EVM receiving address`, `invalid TRON receiving address`, `duplicate receiving address in batch request`, `batch not editable`, `batch not ready for submit`, `batch has no items`, `batch not approved`, `batch contains multiple payout channel accounts`, `split batch by route`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items`, `currency required`, `invalid notify_url`, `payout method not found`, `payout route not configured`, `<field> must be a decimal string with at most <scale> decimal places`, `<field> must have at most 24 digits before the decimal point`, `amount must be greater than zero`, `network not found` */
+      /** @description `Validation Failed`, `request required`, `<field> required`, `items required`, `items length must be between 1 and 500`, `only crypto currency supported`, `method_id required`, `payout method not supported for crypto`, `order_no required`, `duplicate order_no in request`, `duplicate order_no in batch`, `duplicate order_no in merchant payouts`, `beneficiary_account.address required`, `receiving address required`, `invalid EVM receiving address`, `invalid TRON receiving address`, `duplicate receiving address in batch request`, `batch not editable`, `batch not ready for submit`, `batch has no items`, `batch not approved`, `batch contains multiple payout channel accounts`, `split batch by route`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items`, `batch changed since the version approved`, `currency required`, `invalid notify_url`, `payout method not found`, `payout route not configured`, `<field> must be a decimal string with at most <scale> decimal places`, `<field> must have at most 24 digits before the decimal point`, `amount must be greater than zero`, `network not found` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5839,6 +5840,7 @@ export interface operations {
                 total_amount: string;
                 submit_on_approve: boolean;
                 created_by_key_id: string;
+                version: number;
                 /** @description Unix seconds */
                 created_at: number;
                 /** @description Unix seconds */
@@ -6102,6 +6104,7 @@ export interface operations {
                 total_amount: string;
                 submit_on_approve: boolean;
                 created_by_key_id: string;
+                version: number;
                 /** @description Unix seconds */
                 created_at: number;
                 /** @description Unix seconds */
@@ -6118,7 +6121,7 @@ export interface operations {
           };
         };
       };
-      /** @description `Validation Failed`, `request required`, `<field> required`, `items required`, `items length must be between 1 and 500`, `only crypto currency supported`, `method_id required`, `payout method not supported for crypto`, `order_no required`, `duplicate order_no in request`, `duplicate order_no in batch`, `duplicate order_no in merchant payouts`, `beneficiary_account.address required`, `receiving address required`, `invalid EVM receiving address`, `invalid TRON receiving address`, `duplicate receiving address in batch request`, `batch not editable`, `batch not ready for submit`, `batch has no items`, `batch not approved`, `batch contains multiple payout channel accounts`, `split batch by route`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items`, `payout route not configured`, `<field> must be a decimal string with at most <scale> decimal places`, `<field> must have at most 24 digits before the decimal point`, `amount must be greater than zero`, `network not found` */
+      /** @description `Validation Failed`, `request required`, `<field> required`, `items required`, `items length must be between 1 and 500`, `only crypto currency supported`, `method_id required`, `payout method not supported for crypto`, `order_no required`, `duplicate order_no in request`, `duplicate order_no in batch`, `duplicate order_no in merchant payouts`, `beneficiary_account.address required`, `receiving address required`, `invalid EVM receiving address`, `invalid TRON receiving address`, `duplicate receiving address in batch request`, `batch not editable`, `batch not ready for submit`, `batch has no items`, `batch not approved`, `batch contains multiple payout channel accounts`, `split batch by route`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items`, `batch changed since the version approved`, `payout route not configured`, `<field> must be a decimal string with at most <scale> decimal places`, `<field> must have at most 24 digits before the decimal point`, `amount must be greater than zero`, `network not found` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6200,7 +6203,14 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the batch's `version` as the approver read it: a batch changed since is refused */
+          version: number;
+        };
+      };
+    };
     responses: {
       /** @description data.batch */
       200: {
@@ -6226,6 +6236,7 @@ export interface operations {
                 total_amount: string;
                 submit_on_approve: boolean;
                 created_by_key_id: string;
+                version: number;
                 /** @description Unix seconds */
                 created_at: number;
                 /** @description Unix seconds */
@@ -6242,7 +6253,7 @@ export interface operations {
           };
         };
       };
-      /** @description `Validation Failed`, `batch not editable`, `batch has no items`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items` */
+      /** @description `Validation Failed`, `request required`, `<field> required`, `batch not editable`, `batch changed since the version approved`, `batch has no items`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6350,6 +6361,7 @@ export interface operations {
                 total_amount: string;
                 submit_on_approve: boolean;
                 created_by_key_id: string;
+                version: number;
                 /** @description Unix seconds */
                 created_at: number;
                 /** @description Unix seconds */
@@ -6366,7 +6378,7 @@ export interface operations {
           };
         };
       };
-      /** @description `Validation Failed`, `items required`, `items length must be between 1 and 500`, `only crypto currency supported`, `method_id required`, `payout method not supported for crypto`, `order_no required`, `duplicate order_no in request`, `duplicate order_no in batch`, `duplicate order_no in merchant payouts`, `beneficiary_account.address required`, `receiving address required`, `invalid EVM receiving address`, `invalid TRON receiving address`, `duplicate receiving address in batch request`, `batch not editable`, `batch not ready for submit`, `batch has no items`, `batch not approved`, `batch contains multiple payout channel accounts`, `split batch by route`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items` */
+      /** @description `Validation Failed`, `items required`, `items length must be between 1 and 500`, `only crypto currency supported`, `method_id required`, `payout method not supported for crypto`, `order_no required`, `duplicate order_no in request`, `duplicate order_no in batch`, `duplicate order_no in merchant payouts`, `beneficiary_account.address required`, `receiving address required`, `invalid EVM receiving address`, `invalid TRON receiving address`, `duplicate receiving address in batch request`, `batch not editable`, `batch not ready for submit`, `batch has no items`, `batch not approved`, `batch contains multiple payout channel accounts`, `split batch by route`, `batch must be approved by a key other than its creator`, `batch must be approved by a key that did not add its items`, `batch changed since the version approved` */
       400: {
         headers: {
           [name: string]: unknown;

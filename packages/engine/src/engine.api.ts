@@ -182,7 +182,8 @@ export interface Engine {
     get: UseCase<[Caller, string], { readonly batch: Answers.BatchView }>;
     items: UseCase<[Caller, string, Query], PageView<Answers.BatchItemView>>;
     addItems: UseCase<[Caller, string, unknown], { readonly batch: Answers.BatchView }>;
-    approve: UseCase<[Caller, string], { readonly batch: Answers.BatchView }>;
+    /** The body names the batch `version` approved (`{version}`, issue 35 M3). */
+    approve: UseCase<[Caller, string, unknown], { readonly batch: Answers.BatchView }>;
     submit: UseCase<[Caller, string], { readonly batch: Answers.BatchView }>;
   };
   readonly webhooks: {

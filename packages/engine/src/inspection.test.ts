@@ -264,7 +264,9 @@ describe('inspecting a running engine', () => {
         items: [{ order_no: 'B1', amount: '10', beneficiary_account: { address } }],
       }),
     ).batch as { batch_id: string };
-    dataOf(await engine.batches.approve(caller({ key_id: 'key_a2' }), batch.batch_id));
+    dataOf(
+      await engine.batches.approve(caller({ key_id: 'key_a2' }), batch.batch_id, { version: 0 }),
+    );
 
     const batchId = batch.batch_id;
     const payoutEvents = events.filter((e) => e.actorRef.sessionId !== batchId);

@@ -473,12 +473,17 @@ export const walkThroughApi = async (): Promise<Observations> => {
   await merchantCall('POST', `/payment/crypto-payouts/batches/${batch.batch_id}/items`, {
     items: [item(2, '0x52908400098527886E0F7030069857D2E4169EE7')],
   });
-  await merchantCall('GET', `/payment/crypto-payouts/batches/${batch.batch_id}`);
+  const { batch: read } = await merchantCall(
+    'GET',
+    `/payment/crypto-payouts/batches/${batch.batch_id}`,
+  );
   await merchantCall('GET', `/payment/crypto-payouts/batches/${batch.batch_id}/items`);
+  // The approver names the version it read: 1, the item added since creation included.
   await send(
     approver.api_key.token,
     'POST',
     `/payment/crypto-payouts/batches/${batch.batch_id}/approve`,
+    { version: read.version },
   );
   await send(
     approver.api_key.token,

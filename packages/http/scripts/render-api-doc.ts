@@ -460,6 +460,7 @@ const fieldNotes: Readonly<Record<string, string>> = {
     'a completed withdrawal is one `withdrawal` ledger record with this business_id',
   'batch.status': '`draft`, `approved` or `submitted`',
   'batch.created_by_key_id': 'four eyes: approval needs another key',
+  'batch.version': 'bumped by every change; an approval must name it (ADR 0057)',
   'clock.now': 'the test clock after the move',
 };
 

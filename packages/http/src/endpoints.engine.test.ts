@@ -436,11 +436,19 @@ describe.each(storesUnderTest)('every endpoint, happy path (real engine, $name)'
       'POST',
       `/payment/crypto-payouts/batches/${batch.batch_id}/approve`,
       a.token,
+      { version: 1 },
     );
     expect(creatorApproves.body.message).toBe(
       'batch must be approved by a key other than its creator',
     );
-    await ok('POST', `/payment/crypto-payouts/batches/${batch.batch_id}/approve`, approver.token);
+    const { batch: read } = await merchant(
+      'GET',
+      `/payment/crypto-payouts/batches/${batch.batch_id}`,
+    );
+    expect(read.version).toBe(1);
+    await ok('POST', `/payment/crypto-payouts/batches/${batch.batch_id}/approve`, approver.token, {
+      version: read.version,
+    });
     const { batch: submitted } = await ok(
       'POST',
       `/payment/crypto-payouts/batches/${batch.batch_id}/submit`,

@@ -813,7 +813,7 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   batch_not_editable: {
     run: async (w) => {
       const { batch_id } = await createBatch(w, { items: [batchItem(w)], submit: false });
-      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, { version: 0 });
       return w.as.post(`/payment/crypto-payouts/batches/${batch_id}/items`, {
         items: [batchItem(w)],
       });
@@ -822,7 +822,7 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   batch_not_ready_for_submit: {
     run: async (w) => {
       const { batch_id } = await createBatch(w, { items: [batchItem(w)] });
-      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, { version: 0 });
       return w.as.post(`/payment/crypto-payouts/batches/${batch_id}/submit`);
     },
   },
@@ -830,7 +830,9 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
     run: async (w) => {
       // Created without items, to be filled later, then approved empty.
       const { batch_id } = await createBatch(w, {});
-      return w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      return w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, {
+        version: 0,
+      });
     },
   },
   batch_not_approved: {
@@ -846,7 +848,7 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
   batch_approver_is_creator: {
     run: async (w) => {
       const { batch_id } = await createBatch(w, { items: [batchItem(w)] });
-      return w.as.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      return w.as.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, { version: 0 });
     },
   },
   // Issue 19, M1: the second key chose a recipient, so it cannot be the second pair of eyes.
@@ -857,7 +859,22 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
         items: [batchItem(w)],
       });
       expect(added.body, 'setup items').toMatchObject({ code: 0 });
-      return w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      return w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, {
+        version: 1,
+      });
+    },
+  },
+  // Issue 35, M3: the checker read version 0; the maker added an item; the approval is refused.
+  batch_changed: {
+    run: async (w) => {
+      const { batch_id } = await createBatch(w, { items: [batchItem(w)], submit: false });
+      const added = await w.as.post(`/payment/crypto-payouts/batches/${batch_id}/items`, {
+        items: [batchItem(w)],
+      });
+      expect(added.body, 'setup items').toMatchObject({ code: 0 });
+      return w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, {
+        version: 0,
+      });
     },
   },
 
@@ -1000,7 +1017,7 @@ const scenarios: Partial<Record<ErrorKey, Scenario>> = {
       const available = new Decimal(balances.body.data.items[0].available as string);
       const amount = available.minus(5).toFixed(6);
       const { batch_id } = await createBatch(w, { items: [batchItem(w, { amount })] });
-      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`);
+      await w.secondKey.post(`/payment/crypto-payouts/batches/${batch_id}/approve`, { version: 0 });
       const items = await w.as.get(`/payment/crypto-payouts/batches/${batch_id}/items`);
       const payoutId = items.body.data.items[0].payout_id as string;
       await w.h.admin('POST', `/admin/payouts/${payoutId}/review`, { action: 'approve' });

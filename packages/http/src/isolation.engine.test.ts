@@ -138,7 +138,7 @@ describe.each(storesUnderTest)("another merchant's ids (real engine, $name)", (u
     ],
     [
       'approve batch',
-      (id) => intruder.post(`/payment/crypto-payouts/batches/${id}/approve`),
+      (id) => intruder.post(`/payment/crypto-payouts/batches/${id}/approve`, { version: 0 }),
       'batch',
       'batch not found',
     ],

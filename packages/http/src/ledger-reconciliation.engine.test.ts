@@ -169,7 +169,11 @@ describe.each(storesUnderTest)(
           ],
         }),
       );
-      ok(await m.approverAs.post(`/payment/crypto-payouts/batches/${batch.batch_id}/approve`));
+      ok(
+        await m.approverAs.post(`/payment/crypto-payouts/batches/${batch.batch_id}/approve`, {
+          version: batch.version,
+        }),
+      );
       const { items } = ok(
         await m.as.get(`/payment/crypto-payouts/batches/${batch.batch_id}/items`),
       );

@@ -71,7 +71,7 @@ const cases: Readonly<Record<string, UnknownIdCase>> = {
     },
   },
   listBatchItems: { notFound: 'batch_not_found', unknown: 'bat_999' },
-  approveBatch: { notFound: 'batch_not_found', unknown: 'bat_999' },
+  approveBatch: { notFound: 'batch_not_found', unknown: 'bat_999', body: { version: 0 } },
   submitBatch: { notFound: 'batch_not_found', unknown: 'bat_999' },
   getWebhook: { notFound: 'webhook_not_found', unknown: 'wh_999' },
   updateWebhook: { notFound: 'webhook_not_found', unknown: 'wh_999', body: { status: 'inactive' } },

@@ -278,13 +278,42 @@ describe('parseConfig', () => {
     });
 
     it('PAYRAIL_TRUSTED_PROXIES may not trust every address', () => {
+      const refusal = (blocks: string) =>
+        `PAYRAIL_TRUSTED_PROXIES must not trust every address (${blocks}): any client could ` +
+        'then write its own address; list your proxies (no block wider than /8, or /7 for IPv6)';
       expect(errorsOf({ PAYRAIL_TRUSTED_PROXIES: '10.0.0.1, 0.0.0.0/0,::/0' })).toEqual([
-        'PAYRAIL_TRUSTED_PROXIES must not trust every address (0.0.0.0/0, ::/0): any client ' +
-          'could then write its own address; list your proxies',
+        refusal('0.0.0.0/0, ::/0'),
       ]);
+      // Two halves cover every address as well as one /0 does (issue 35).
+      expect(errorsOf({ PAYRAIL_TRUSTED_PROXIES: '0.0.0.0/1,128.0.0.0/1' })).toEqual([
+        refusal('0.0.0.0/1, 128.0.0.0/1'),
+      ]);
+      expect(errorsOf({ PAYRAIL_TRUSTED_PROXIES: '::/1,8000::/1' })).toEqual([
+        refusal('::/1, 8000::/1'),
+      ]);
+      // The widest private ranges stay allowed.
+      expect(
+        configOf({ PAYRAIL_TRUSTED_PROXIES: '10.0.0.0/8,172.16.0.0/12,fc00::/7' }).trustedProxies,
+      ).toEqual(['10.0.0.0/8', '172.16.0.0/12', 'fc00::/7']);
       expect(configOf({ PAYRAIL_TRUSTED_PROXIES: '10.0.0.0/8' }).trustedProxies).toEqual([
         '10.0.0.0/8',
       ]);
+    });
+
+    it('config show hides every query value but libpq harmless ones, whatever its name (issue 35)', () => {
+      const shown = (env: EnvRecord) =>
+        Object.fromEntries(describeConfig(configOf(env)).map((e) => [e.name, e.value]));
+      const database = shown({
+        DATABASE_URL:
+          'postgres://app@db.internal:5432/payrail?sslmode=require&auth=a1&sig=s1&jwt=j1&application_name=api',
+      }).DATABASE_URL;
+      expect(database).toBe(
+        'postgres://app@db.internal:5432/payrail?sslmode=require&auth=***&sig=***&jwt=***&application_name=api',
+      );
+      const inspect = shown({
+        PAYRAIL_INSPECT: 'ws://127.0.0.1:8081/?auth=a2&sig=s2&jwt=j2',
+      }).PAYRAIL_INSPECT;
+      expect(inspect).toBe('ws://127.0.0.1:8081/?auth=***&sig=***&jwt=***');
     });
 
     it('config show hides the credentials in PAYRAIL_INSPECT', () => {

@@ -394,6 +394,13 @@ const readPublicUrl = ({ env, errors }: Reading): string | undefined => {
   return raw.trim().replace(/\/+$/, '');
 };
 
+/** A CIDR block wider than any private range: /0 to /7 for IPv4, /0 to /6 for IPv6. */
+const isTooWide = (entry: string): boolean => {
+  const [address = '', bits] = entry.split('/');
+  if (bits === undefined || !/^\d+$/.test(bits)) return false;
+  return Number(bits) < (address.includes(':') ? 7 : 8);
+};
+
 const readTrustedProxies = ({ env, errors }: Reading): readonly string[] => {
   const raw = env.PAYRAIL_TRUSTED_PROXIES;
   if (!present(raw)) return [];
@@ -406,12 +413,15 @@ const readTrustedProxies = ({ env, errors }: Reading): readonly string[] => {
     );
   }
   // A /0 block believes X-Forwarded-For from anyone: every client would name its own address,
-  // and API keys' IP whitelists would mean nothing (issue 19, L6).
-  const everyone = entries.filter((entry) => /\/0+$/.test(entry));
+  // and API keys' IP whitelists would mean nothing (issue 19, L6). So do a few wide blocks that
+  // together cover every address (`0.0.0.0/1,128.0.0.0/1`, issue 35): no block may be wider than
+  // the widest private range, /8 for IPv4 (10.0.0.0/8) and /7 for IPv6 (fc00::/7).
+  const everyone = entries.filter(isTooWide);
   if (everyone.length > 0) {
     errors.push(
       `PAYRAIL_TRUSTED_PROXIES must not trust every address (${everyone.join(', ')}): any ` +
-        'client could then write its own address; list your proxies',
+        'client could then write its own address; list your proxies (no block wider than /8, ' +
+        'or /7 for IPv6)',
     );
   }
   return entries;
@@ -576,34 +586,65 @@ const isPostgresUrl = (raw: string): boolean => {
   return url !== undefined && (url.protocol === 'postgres:' || url.protocol === 'postgresql:');
 };
 
-/** A connection string without its password: `postgres://app:***@db:5432/payrail`. */
+/**
+ * libpq's connection parameters that hold no secret, shown as written; any other query value
+ * (`sslpassword`, a proxy's `auth`, `sig` or `jwt`, a name payrail does not know) is `***`.
+ */
+const harmlessPostgresParameters = new Set([
+  'application_name',
+  'channel_binding',
+  'connect_timeout',
+  'dbname',
+  'fallback_application_name',
+  'gssencmode',
+  'host',
+  'hostaddr',
+  'keepalives',
+  'keepalives_count',
+  'keepalives_idle',
+  'keepalives_interval',
+  'load_balance_hosts',
+  'options',
+  'port',
+  'replication',
+  'require_auth',
+  'ssl',
+  'sslcert',
+  'sslcompression',
+  'sslkey',
+  'sslmode',
+  'sslrootcert',
+  'target_session_attrs',
+  'tcp_user_timeout',
+  'user',
+]);
+
+/** A connection string without its password or any query value that may be a credential. */
 export const redactConnectionString = (raw: string): string => {
   const parsed = parsePostgresUrl(raw);
   if (parsed === undefined) return '<unparsable>';
   const { url, hosts } = parsed;
   if (url.password !== '') url.password = '***';
   for (const key of [...url.searchParams.keys()]) {
-    if (/pass|secret|key|token/i.test(key)) url.searchParams.set(key, '***');
+    if (!harmlessPostgresParameters.has(key)) url.searchParams.set(key, '***');
   }
   return url.toString().replace(hostListStandIn, hosts);
 };
 
 /**
  * Any other URL a setting names, without what may be a credential: the user and password, and
- * query values named like a secret (`ws://***:***@relay:8081/?token=***`).
+ * every query value, whatever its name (`ws://***:***@relay:8081/?token=***`, `?auth=***`).
  */
 const redactUrl = (raw: string): string => {
   const url = parseUrl(raw.trim());
-  // Unparsable: echoed unless it may hold a user and password.
-  if (url === undefined) return raw.includes('@') ? '<unparsable>' : raw.trim();
-  const secretKeys = [...url.searchParams.keys()].filter((key) =>
-    /pass|secret|key|token/i.test(key),
-  );
+  // Unparsable: echoed unless it may hold a user and password, or a query.
+  if (url === undefined) return /[@?]/.test(raw) ? '<unparsable>' : raw.trim();
+  const keys = [...url.searchParams.keys()];
   // Nothing to hide: the address as it was written.
-  if (url.username === '' && url.password === '' && secretKeys.length === 0) return raw.trim();
+  if (url.username === '' && url.password === '' && keys.length === 0) return raw.trim();
   if (url.username !== '') url.username = '***';
   if (url.password !== '') url.password = '***';
-  for (const key of secretKeys) url.searchParams.set(key, '***');
+  for (const key of keys) url.searchParams.set(key, '***');
   return url.toString();
 };
 

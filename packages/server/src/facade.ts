@@ -15,6 +15,7 @@ import type {
   ApiKeyUpdateRequest,
   AuditListQuery,
   BalanceListQuery,
+  BatchApproveRequest,
   BeneficiaryAccountCreateRequest,
   BeneficiaryAccountPatchRequest,
   BeneficiaryCreateRequest,
@@ -171,7 +172,7 @@ export interface MerchantFacade {
       batchId: string,
       input: CryptoBatchItemsRequest,
     ): Answer<Engine['batches']['addItems']>;
-    approve(batchId: string): Answer<Engine['batches']['approve']>;
+    approve(batchId: string, input: BatchApproveRequest): Answer<Engine['batches']['approve']>;
     submit(batchId: string): Answer<Engine['batches']['submit']>;
   };
   readonly webhooks: {
@@ -243,7 +244,7 @@ export const merchantFacade = (engine: Engine, caller: Caller): MerchantFacade =
     get: (batchId) => engine.batches.get(caller, batchId),
     items: (batchId, query) => engine.batches.items(caller, batchId, queryOf(query)),
     addItems: (batchId, input) => engine.batches.addItems(caller, batchId, input),
-    approve: (batchId) => engine.batches.approve(caller, batchId),
+    approve: (batchId, input) => engine.batches.approve(caller, batchId, input),
     submit: (batchId) => engine.batches.submit(caller, batchId),
   },
   webhooks: {

@@ -3,7 +3,17 @@
  * walkthrough over real HTTP, the `payrail` CLI against it, a clean SIGTERM, and a restart on
  * the same data directory that finds everything where it was.
  */
-import { chmod, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +196,30 @@ describe('the server process on the embedded store', () => {
     const exit = await server.stop('SIGINT');
     expect(exit).toMatchObject({ code: 0 });
     expect(exit.ms).toBeLessThan(5000);
+  });
+
+  it('live without PAYRAIL_ADMIN_TOKEN writes the token it generated to a 0600 file and logs the path, never the token (issue 35, L5)', async () => {
+    const liveDir = await mkdtemp(join(tmpdir(), 'payrail-live-'));
+    try {
+      const server = await startServerProcess({
+        PORT: '0',
+        PAYRAIL_ENV: 'live',
+        PAYRAIL_DATA_DIR: liveDir,
+      });
+      running.push(server);
+      const file = join(liveDir, 'admin-token');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const token = (await readFile(file, 'utf8')).trim();
+      expect(token).toMatch(/^\S{20,}$/);
+      expect(server.output()).toContain(`the operator token of this run is in ${file} (mode 0600`);
+      expect(server.output()).not.toContain(token);
+      expect(server.output()).not.toMatch(/^ {2}PAYRAIL_ADMIN_TOKEN=/m);
+      // The token in the file is the operator token of the running server.
+      expect(await ok(server.url, 'GET', '/admin/operators', token)).toHaveProperty('items');
+      expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
+    } finally {
+      await rm(liveDir, { recursive: true, force: true });
+    }
   });
 
   it('sandbox money becomes live money: PAYRAIL_ENV=live on this sandbox data directory exits 1 and says how to start live', async () => {

@@ -3,9 +3,12 @@
  * listens, and stops cleanly on SIGTERM or SIGINT (exit 0). The log is pino's (ADR 0047): JSON
  * records on stdout, or readable lines when stdout is a terminal. Secrets are never logged: the
  * operator token and the sandbox upstream secret this run generated when none was configured
- * are printed once each, labelled, on a line of their own outside the records.
+ * are printed once each, labelled, on a line of their own outside the records; in live the
+ * generated operator token is written to `admin-token` in the data directory (0600) instead.
  */
 
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { generateSandboxUpstreamSecret } from '@payrail/sandbox';
 import type { Logger } from 'pino';
 import { describeDatabase, parseConfig, type ServerConfig } from './config.js';
@@ -80,10 +83,32 @@ const keySecretOf = async (config: ServerConfig, logger: Logger): Promise<Uint8A
   return secret;
 };
 
+/**
+ * Live: the operator token this run generated goes to a file of the data directory that only
+ * its owner reads (mode 0600), and the log names the file, never the token (issue 35, L5): a log
+ * stream is read by more people and systems than the machine's owner.
+ */
+const writeGeneratedAdminToken = async (config: ServerConfig, log: RunLog, token: string) => {
+  const file = join(config.dataDir, 'admin-token');
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  // The file may have been there with another mode; make it exactly 0600.
+  await chmod(file, 0o600);
+  log.logger.warn(
+    { setting: 'PAYRAIL_ADMIN_TOKEN', file },
+    `PAYRAIL_ADMIN_TOKEN is not set; the operator token of this run is in ${file} (mode 0600, ` +
+      'a new one at each start unless you set it)',
+  );
+};
+
 /** The operator token and the sandbox upstream secret: configured, or generated and shown. */
-const runSecrets = (config: ServerConfig, log: RunLog) => {
+const runSecrets = async (config: ServerConfig, log: RunLog) => {
   const adminToken = config.adminToken ?? generateAdminToken();
-  if (config.adminToken === undefined) {
+  if (config.adminToken === undefined && config.environment === 'live') {
+    await writeGeneratedAdminToken(config, log, adminToken).catch((error: unknown) =>
+      fail(`cannot write the generated operator token: ${errorSummary(error)}`),
+    );
+  } else if (config.adminToken === undefined) {
     showGenerated(log, 'PAYRAIL_ADMIN_TOKEN', 'the operator token of this run', adminToken);
   }
   // The sandbox chain watcher's signing secret (ADR 0032), generated and shown like the token.
@@ -143,7 +168,7 @@ const start = async (): Promise<void> => {
   runLog = openLog(config);
   const { logger } = runLog;
   const keySecret = await keySecretOf(config, logger);
-  const { adminToken, upstreamSandboxSecret } = runSecrets(config, runLog);
+  const { adminToken, upstreamSandboxSecret } = await runSecrets(config, runLog);
 
   let server: PayrailServer;
   try {

@@ -652,7 +652,12 @@ const approveBatch: Action = {
     if (batch === undefined) return undefined;
     // Mostly another key (four eyes); sometimes the creator's, which must be refused.
     const who = ctx.random.chance(0.85) ? batch.merchant.callers[1] : batch.merchant.callers[0];
-    const answer = await ctx.world.engine.batches.approve(who, batch.batchId);
+    // The approver approves the version it read (issue 35, M3); now and then one read before
+    // the batch's last change, which must be refused.
+    const read = await ctx.world.engine.batches.get(who, batch.batchId);
+    const seen = E.isRight(read) ? read.right.batch.version : 0;
+    const version = ctx.random.chance(0.1) ? seen - 1 : seen;
+    const answer = await ctx.world.engine.batches.approve(who, batch.batchId, { version });
     if (E.isRight(answer)) await adoptBatchPayouts(ctx, batch.batchId, batch.merchant);
     return said(answer, (d) => `${batch.batchId} ${d.batch.status}`);
   },

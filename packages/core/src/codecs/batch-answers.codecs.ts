@@ -21,6 +21,8 @@ export const BatchView = t.exact(
       total_amount: DecimalString,
       submit_on_approve: t.boolean,
       created_by_key_id: t.string,
+      /** Bumped by every change; an approval names it (`POST .../approve {version}`). */
+      version: WholeNumber,
       created_at: UnixSeconds,
       updated_at: UnixSeconds,
     }),

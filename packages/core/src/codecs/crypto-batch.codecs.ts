@@ -57,6 +57,7 @@ import {
   leaf,
   leafFrom,
   oneOfLeaf,
+  present,
   request,
   requiredField,
   type Sibling,
@@ -471,6 +472,26 @@ export const decodeCryptoBatchItemsRequest = (
   currency: CryptoCurrency,
 ): ((u: unknown) => E.Either<PayrailError, CryptoBatchItemsRequest>) =>
   decodeWith(itemsRequests[currency]);
+
+/**
+ * The approve body (issue 35, M3; beyond the interface, ADR 0007): the batch `version` the
+ * approver read (`data.batch.version`), so an approval covers the items that approver saw and
+ * no item added since. `request required` -> `version required` (absent or null) -> a whole
+ * number (`Validation Failed`).
+ */
+export const BatchApproveRequest = request('BatchApproveRequest', {
+  required: t.type({ version: present(payrailError('field_required', { field: 'version' })) }),
+  format: t.type({
+    version: wholeNumberLeaf(
+      'BatchVersion',
+      { minimum: 0 },
+      'validation_failed',
+      "the batch's `version` as the approver read it: a batch changed since is refused",
+    ),
+  }),
+});
+export type BatchApproveRequest = t.TypeOf<typeof BatchApproveRequest>;
+export const decodeBatchApprove = decodeWith(BatchApproveRequest);
 
 // ---------------------------------------------------------------------------------------------
 // Rules that need storage or configuration: pure functions over the data the engine loads.

@@ -230,6 +230,7 @@ const operatorRoles = ['viewer', 'reviewer', 'treasurer', 'admin'] as const;
 const validBodies: Readonly<Record<string, fc.Arbitrary<Body>>> = {
   AcquiringOrderCreateRequest: acquiringOrderInputArb,
   AcquiringOrderCloseRequest: fc.record({ reason }),
+  BatchApproveRequest: fc.record({ version: fc.nat() }),
   PayTokenSelectionRequest: fc
     .constantFrom(...Object.values(core.payTokens))
     .map((token) => ({ network: token.network, currency: token.currency })),

@@ -324,6 +324,12 @@ export const errorCatalogue = {
     'business',
     'payrail',
   ),
+  batch_changed: entry(
+    'crypto_batch',
+    'batch changed since the version approved',
+    'business',
+    'payrail',
+  ),
 
   // Acquiring
   order_currency_only_usd: entry('acquiring', 'order_currency only supports USD', 'validation'),

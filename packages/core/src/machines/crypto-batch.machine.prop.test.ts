@@ -16,6 +16,7 @@ import {
   cryptoBatchMachine,
   cryptoBatchPayoutsOf,
   cryptoBatchStatusOf,
+  cryptoBatchView,
   type PayoutIds,
 } from './crypto-batch.machine.js';
 import { decide, start } from './effects.js';
@@ -81,7 +82,13 @@ type PayoutIdsShape = 'complete' | 'missing' | 'partial' | 'repeated';
 
 type Command =
   | { readonly kind: 'add'; readonly key: string; readonly items: readonly CryptoBatchItem[] }
-  | { readonly kind: 'approve' | 'submit'; readonly key: string; readonly ids: PayoutIdsShape };
+  | {
+      readonly kind: 'approve' | 'submit';
+      readonly key: string;
+      readonly ids: PayoutIdsShape;
+      /** An approval names the version read plus this: 0 the current one, else a stale read. */
+      readonly stale: number;
+    };
 
 const idsShape = fc.constantFrom<PayoutIdsShape>(
   'complete',
@@ -97,11 +104,11 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     .tuple(fc.constantFrom(...keys), someItems(60))
     .map(([key, items]): Command => ({ kind: 'add', key, items })),
   fc
-    .tuple(fc.constantFrom(...keys), idsShape)
-    .map(([key, ids]): Command => ({ kind: 'approve', key, ids })),
+    .tuple(fc.constantFrom(...keys), idsShape, fc.constantFrom(0, 0, 0, -1, 1))
+    .map(([key, ids, stale]): Command => ({ kind: 'approve', key, ids, stale })),
   fc
     .tuple(fc.constantFrom(...keys), idsShape)
-    .map(([key, ids]): Command => ({ kind: 'submit', key, ids })),
+    .map(([key, ids]): Command => ({ kind: 'submit', key, ids, stale: 0 })),
 );
 
 const payoutIdsOf = (
@@ -118,15 +125,21 @@ const payoutIdsOf = (
   return ids;
 };
 
-const eventOf = (snapshot: CryptoBatchSnapshot, c: Command, step: number): CryptoBatchEvent => {
+const eventOf = (
+  snapshot: CryptoBatchSnapshot,
+  c: Command,
+  step: number,
+  model: Model,
+): CryptoBatchEvent => {
   const at = 2000 + step;
   if (c.kind === 'add') return { type: 'batch.items.add', key_id: c.key, items: c.items, at };
   const payout_ids = payoutIdsOf(snapshot, c.ids, step);
   if (c.kind === 'submit')
     return { type: 'batch.submit', key_id: c.key, at, payout_ids: payout_ids ?? {} };
+  const version = model.revision + c.stale;
   return payout_ids === undefined
-    ? { type: 'batch.approve', key_id: c.key, at }
-    : { type: 'batch.approve', key_id: c.key, at, payout_ids };
+    ? { type: 'batch.approve', key_id: c.key, version, at }
+    : { type: 'batch.approve', key_id: c.key, version, at, payout_ids };
 };
 
 /** The model's own statement of the rules, written from the interface, not from the machine. */
@@ -137,6 +150,8 @@ interface Model {
   orderNos: string[];
   addressKeys: string[];
   units: bigint;
+  /** Accepted events so far: the version an approver reads. */
+  revision: number;
   readonly submitOnApprove: boolean;
 }
 
@@ -168,6 +183,8 @@ const expectedRefusal = (model: Model, event: CryptoBatchEvent): string | undefi
   }
   if (event.type === 'batch.approve') {
     if (model.status !== 'draft') return 'batch not editable';
+    // Issue 35, M3: an approval covers the batch its approver read, and no later change.
+    if (event.version !== model.revision) return 'batch changed since the version approved';
     if (count === 0) return 'batch has no items';
     if (event.key_id === creator) return 'batch must be approved by a key other than its creator';
     if (model.editors.has(event.key_id)) {
@@ -185,6 +202,7 @@ const expectedRefusal = (model: Model, event: CryptoBatchEvent): string | undefi
 };
 
 const applyToModel = (model: Model, event: CryptoBatchEvent): void => {
+  model.revision += 1;
   if (event.type === 'batch.items.add') {
     model.editors.add(event.key_id);
     for (const item of event.items) {
@@ -253,11 +271,12 @@ describe('cryptoBatch model-based properties', () => {
             orderNos: items.map((i) => i.order_no),
             addressKeys: items.map((i) => addressKey(i.beneficiary_account.address)),
             units: items.reduce((s, i) => s + amountToUnits(i.amount), 0n),
+            revision: 0,
             submitOnApprove: submit ?? true,
           };
           checkInvariants(snapshot, model);
           commands.forEach((c, step) => {
-            const event = eventOf(snapshot, c, step);
+            const event = eventOf(snapshot, c, step, model);
             const expected = expectedRefusal(model, event);
             expect(batchRefusalOf(snapshot, event)?.message).toBe(expected);
             const before = snapshot;
@@ -268,6 +287,7 @@ describe('cryptoBatch model-based properties', () => {
             if (expected === undefined) {
               applyToModel(model, event);
               expect(snapshot.context.revision).toBe(before.context.revision + 1);
+              expect(cryptoBatchView(snapshot).version).toBe(model.revision);
               expect(snapshot.context.updated_at).toBe(event.at);
               if (event.type !== 'batch.items.add' && model.status === 'submitted') {
                 const ids = event.payout_ids ?? {};

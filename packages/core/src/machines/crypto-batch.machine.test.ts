@@ -50,6 +50,7 @@ const approve = (
 ): CryptoBatchEvent => ({
   type: 'batch.approve',
   key_id,
+  version: snapshot.context.revision,
   at,
   payout_ids: payoutIdsFor(snapshot, newId),
 });
@@ -229,6 +230,24 @@ describe('cryptoBatch: batch.approve (four eyes)', () => {
     refuse(s, approve(s), 'batch has no items');
   });
 
+  it('issue 35, M3: an approval names the version it read; items added since refuse it', () => {
+    // The checker reads the batch at version 0 (2 items); the maker adds an item; the checker's
+    // approval of version 0 would cover an item it never saw.
+    const read = created();
+    const changed = accept(read, add([poolItem(9, '990')], 2500, creator));
+    expect(cryptoBatchView(changed).version).toBe(1);
+    refuse(changed, approve(read), 'batch changed since the version approved');
+    refuse(
+      changed,
+      { ...approve(changed), version: 2 } as CryptoBatchEvent,
+      'batch changed since the version approved',
+    );
+    // Approving what is there now, having read it, goes through.
+    const approvedNow = accept(changed, approve(changed));
+    expect(approvedNow.context.item_count).toBe(3);
+    expect(approvedNow.context.total_amount).toBe('993.500000');
+  });
+
   it('batch not editable once approved or submitted', () => {
     const a = approved();
     refuse(a, approve(a, 'key_other'), 'batch not editable');
@@ -264,15 +283,21 @@ describe('cryptoBatch: batch.approve (four eyes)', () => {
 
   it('an approval that submits without payout ids for every item is an internal error', () => {
     const s = created({ submit: true });
-    refuse(s, { type: 'batch.approve', key_id: approver, at: 1 }, 'internal error');
+    refuse(s, { type: 'batch.approve', key_id: approver, version: 0, at: 1 }, 'internal error');
     refuse(
       s,
-      { type: 'batch.approve', key_id: approver, at: 1, payout_ids: { o0: 'po_a' } },
+      { type: 'batch.approve', key_id: approver, version: 0, at: 1, payout_ids: { o0: 'po_a' } },
       'internal error',
     );
     refuse(
       s,
-      { type: 'batch.approve', key_id: approver, at: 1, payout_ids: { o0: 'po_a', o1: 'po_a' } },
+      {
+        type: 'batch.approve',
+        key_id: approver,
+        version: 0,
+        at: 1,
+        payout_ids: { o0: 'po_a', o1: 'po_a' },
+      },
       'internal error',
     );
   });
@@ -341,6 +366,7 @@ describe('cryptoBatch: views and what the engine turns into payouts', () => {
       total_amount: '3.500000',
       submit_on_approve: false,
       created_by_key_id: creator,
+      version: 0,
       created_at: 1000,
       updated_at: 1000,
     });

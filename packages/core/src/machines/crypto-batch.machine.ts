@@ -95,6 +95,11 @@ export type CryptoBatchEvent =
   | {
       readonly type: 'batch.approve';
       readonly key_id: string;
+      /**
+       * The batch's `revision` the approver read (`version` in its view): a batch changed since
+       * is refused, so an approval covers the items the approver saw (issue 35, M3).
+       */
+      readonly version: number;
       readonly at: number;
       /** Needed only when the approval submits the batch (`submit_on_approve`). */
       readonly payout_ids?: PayoutIds;
@@ -174,6 +179,7 @@ const refusalIn = (
     }
     case 'batch.approve': {
       if (status !== 'draft') return payrailError('batch_not_editable');
+      if (event.version !== context.revision) return payrailError('batch_changed');
       if (context.item_count === 0) return payrailError('batch_has_no_items');
       if (event.key_id === context.created_by_key_id) {
         return payrailError('batch_approver_is_creator');
@@ -314,7 +320,8 @@ export const cryptoBatchStatusOf = (snapshot: CryptoBatchSnapshot): CryptoBatchS
  *   500` (no items, or the batch would pass 500); `duplicate order_no in request`; `duplicate
  *   receiving address in batch request` (within the new items); `duplicate order_no in batch`;
  *   `duplicate receiving address in batch request` (an address already in the batch);
- * - `batch.approve`: `batch not editable` (not draft); `batch has no items`; `batch must be
+ * - `batch.approve`: `batch not editable` (not draft); `batch changed since the version approved`
+ *   (the event's `version` is not the batch's revision); `batch has no items`; `batch must be
  *   approved by a key other than its creator`; `batch must be approved by a key that did not add
  *   its items`;
  * - `batch.submit`: `batch not ready for submit` (already submitted); `batch has no items`;
@@ -344,6 +351,8 @@ export interface CryptoBatchView {
   readonly approved_at?: number;
   readonly submitted_by_key_id?: string;
   readonly submitted_at?: number;
+  /** The batch's revision: what an approval names (`POST .../approve {version}`). */
+  readonly version: number;
   readonly created_at: number;
   readonly updated_at: number;
 }
@@ -367,6 +376,7 @@ export const cryptoBatchView = (snapshot: CryptoBatchSnapshot): CryptoBatchView 
     ...optional('approved_at', c.approved_at),
     ...optional('submitted_by_key_id', c.submitted_by_key_id),
     ...optional('submitted_at', c.submitted_at),
+    version: c.revision,
     created_at: c.created_at,
     updated_at: c.updated_at,
   };

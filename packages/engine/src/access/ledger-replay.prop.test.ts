@@ -165,7 +165,7 @@ const run = async (
         // Four eyes: another key of the account approves, which submits the batch; the
         // operator then approves its payouts.
         const approver = { ...who, key_id: `${who.key_id}_approver` };
-        rightOf(await engine.batches.approve(approver, batch.batch_id));
+        rightOf(await engine.batches.approve(approver, batch.batch_id, { version: 0 }));
         const { items } = rightOf(await engine.batches.items(who, batch.batch_id, {}));
         for (const item of items) {
           if (item.payout_id === undefined) continue;

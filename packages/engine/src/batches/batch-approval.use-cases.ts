@@ -9,13 +9,14 @@ import {
   type CryptoBatchEvent,
   type CryptoBatchSnapshot,
   cryptoBatchStatusOf,
+  decodeBatchApprove,
   payoutIdsFor,
   type StoreTransaction,
 } from '@payrail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { requirePermission } from '../access/access-control.policy.js';
 import { callerAccount } from '../access/caller-account.store.js';
-import { handle } from '../command/command.handler.js';
+import { handle, orRefuse } from '../command/command.handler.js';
 import type { Caller } from '../engine.api.js';
 import type { EngineDeps } from '../engine.deps.js';
 import { batchRepository, type LoadedBatch } from './batch.persistence.js';
@@ -42,22 +43,33 @@ const payoutsOnSubmission =
     });
   };
 
-/** Approve or submit: the same checks, then the event the batch's own state calls for. */
+/**
+ * Approve or submit: the permission, the caller's account (product, frozen), the request (`read`
+ * from the body), then the event the batch's own state calls for.
+ */
 const advanceBatch =
-  (
-    eventOf: (deps: EngineDeps, batch: LoadedBatch, keyId: string, at: number) => CryptoBatchEvent,
+  <R>(
+    read: (body: unknown) => R,
+    eventOf: (
+      deps: EngineDeps,
+      batch: LoadedBatch,
+      keyId: string,
+      at: number,
+      request: R,
+    ) => CryptoBatchEvent,
   ) =>
-  async (deps: EngineDeps, caller: Caller, batchId: string) => {
+  async (deps: EngineDeps, caller: Caller, batchId: string, body?: unknown) => {
     const guard = async (tx: StoreTransaction) => {
       requirePermission(caller, 'payment.payout.submit');
-      return callerAccount(tx, caller, 'refused', 'payout');
+      const account = await callerAccount(tx, caller, 'refused', 'payout');
+      return { account, request: read(body) };
     };
     const target = { id: batchId, scope: caller.account_id, guard };
     const advanced = await handle(deps, batchRepository, target, (step) => {
-      const { tx, loaded, at, guarded: account } = step;
+      const { tx, loaded, at, guarded } = step;
       return {
-        event: eventOf(deps, loaded, caller.key_id, at),
-        beforeSave: payoutsOnSubmission(deps, tx, account, loaded, at),
+        event: eventOf(deps, loaded, caller.key_id, at, guarded.request),
+        beforeSave: payoutsOnSubmission(deps, tx, guarded.account, loaded, at),
       };
     });
     return E.map((batch: LoadedBatch) => batchAnswerOf(batch))(advanced);
@@ -66,18 +78,31 @@ const advanceBatch =
 const payoutIdsOf = (deps: EngineDeps, snapshot: CryptoBatchSnapshot) =>
   payoutIdsFor(snapshot, () => deps.ids.next('po'));
 
-export const approveBatch = advanceBatch((deps, batch, key_id, at) => ({
-  type: 'batch.approve',
-  key_id,
-  at,
-  ...(batch.snapshot.context.submit_on_approve
-    ? { payout_ids: payoutIdsOf(deps, batch.snapshot) }
-    : {}),
-}));
+/**
+ * Approve the batch at the version the body names (issue 35, M3): the machine refuses a batch
+ * changed since (`batch changed since the version approved`), so an approval never covers an
+ * item its approver did not see.
+ */
+export const approveBatch = advanceBatch(
+  (body) => orRefuse(decodeBatchApprove(body)),
+  (deps, batch, key_id, at, { version }) => ({
+    type: 'batch.approve',
+    key_id,
+    version,
+    at,
+    ...(batch.snapshot.context.submit_on_approve
+      ? { payout_ids: payoutIdsOf(deps, batch.snapshot) }
+      : {}),
+  }),
+);
 
-export const submitBatch = advanceBatch((deps, batch, key_id, at) => ({
-  type: 'batch.submit',
-  key_id,
-  at,
-  payout_ids: payoutIdsOf(deps, batch.snapshot),
-}));
+/** Submit takes no body. */
+export const submitBatch = advanceBatch(
+  () => undefined,
+  (deps, batch, key_id, at) => ({
+    type: 'batch.submit',
+    key_id,
+    at,
+    payout_ids: payoutIdsOf(deps, batch.snapshot),
+  }),
+);

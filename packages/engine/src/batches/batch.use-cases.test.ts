@@ -72,6 +72,7 @@ describe('batch create', () => {
       total_amount: '30.500000',
       submit_on_approve: true,
       created_by_key_id: 'key_a1',
+      version: 0,
       created_at: t0,
       updated_at: t0,
     });
@@ -160,7 +161,7 @@ describe('batch create', () => {
 describe('four eyes and submission', () => {
   it('the creator cannot approve; another key approves and the batch becomes payouts', async () => {
     await createBatch({ notify_url: 'https://merchant.example.com/payouts' });
-    expect(refusalOf(await batches.approve(creator, 'bat_1'))).toEqual(
+    expect(refusalOf(await batches.approve(creator, 'bat_1', { version: 0 }))).toEqual(
       refusal(400, 53, 'batch must be approved by a key other than its creator'),
     );
     expect(
@@ -168,11 +169,12 @@ describe('four eyes and submission', () => {
         await batches.approve(
           caller({ key_id: 'key_a3', permissions: ['payment.payout.create'] }),
           'bat_1',
+          { version: 0 },
         ),
       ),
     ).toEqual(refusal(403, 61, 'forbidden'));
     bed.deps.clock.advance(30);
-    const approved = batchOf(dataOf(await batches.approve(approver, 'bat_1')));
+    const approved = batchOf(dataOf(await batches.approve(approver, 'bat_1', { version: 0 })));
     expect(approved).toEqual({
       batch_id: 'bat_1',
       status: 'submitted',
@@ -187,6 +189,7 @@ describe('four eyes and submission', () => {
       submitted_by_key_id: 'key_a2',
       submitted_at: t0 + 30,
       notify_url: 'https://merchant.example.com/payouts',
+      version: 1,
       created_at: t0,
       updated_at: t0 + 30,
     });
@@ -263,7 +266,9 @@ describe('four eyes and submission', () => {
     expect(refusalOf(await batches.submit(approver, 'bat_1'))).toEqual(
       refusal(400, 53, 'batch not approved'),
     );
-    expect(batchOf(dataOf(await batches.approve(approver, 'bat_1'))).status).toBe('approved');
+    expect(batchOf(dataOf(await batches.approve(approver, 'bat_1', { version: 0 }))).status).toBe(
+      'approved',
+    );
     expect((await payouts()).total).toBe(0);
     const submitted = batchOf(dataOf(await batches.submit(creator, 'bat_1')));
     expect(submitted).toMatchObject({ status: 'submitted', submitted_by_key_id: 'key_a1' });
@@ -276,7 +281,7 @@ describe('four eyes and submission', () => {
       if (account) await tx.accounts.update({ ...account, auto_approve: true });
     });
     await createBatch({ notify_url: 'https://merchant.example.com/payouts' });
-    dataOf(await batches.approve(approver, 'bat_1'));
+    dataOf(await batches.approve(approver, 'bat_1', { version: 0 }));
     const rows = await bed.oracle.outbox();
     expect(rows.map((r) => [r.event_type, r.destination])).toEqual([
       [
@@ -301,7 +306,7 @@ describe('four eyes and submission', () => {
       if (account) await tx.accounts.update({ ...account, verification_enabled: true });
     });
     await createBatch();
-    dataOf(await batches.approve(approver, 'bat_1'));
+    dataOf(await batches.approve(approver, 'bat_1', { version: 0 }));
     expect(await bed.oracle.outbox()).toEqual([]);
     expect((await payouts()).items.map((p) => p.status)).toEqual([
       'pending_review',
@@ -317,7 +322,7 @@ describe('four eyes and submission', () => {
         tx.cryptoBatches.list({ scope: 'acc_a', where: { status: 'draft' }, limit: 1, offset: 0 }),
       )
     ).items[0]?.batch_id;
-    dataOf(await batches.approve(approver, id ?? ''));
+    dataOf(await batches.approve(approver, id ?? '', { version: 0 }));
     const rows = await bed.oracle.outbox();
     expect(rows.map((r) => r.event_type)).toEqual(['payout.verify.request']);
     expect(rows[0]?.payload).toMatchObject({
@@ -334,7 +339,7 @@ describe('four eyes and submission', () => {
 
   it('a reference taken before submission refuses the whole submission, leaving nothing behind', async () => {
     await createBatch({ submit: false });
-    dataOf(await batches.approve(approver, 'bat_1'));
+    dataOf(await batches.approve(approver, 'bat_1', { version: 0 }));
     await bed.deps.store.transaction((tx) =>
       tx.payouts.insert({
         payout_id: 'po_manual',
@@ -363,7 +368,7 @@ describe('four eyes and submission', () => {
 
   it('a second batch to the same address reuses its beneficiary and account', async () => {
     await createBatch();
-    dataOf(await batches.approve(approver, 'bat_1'));
+    dataOf(await batches.approve(approver, 'bat_1', { version: 0 }));
     const again = batchOf(
       dataOf(
         await batches.create(creator, {
@@ -378,7 +383,7 @@ describe('four eyes and submission', () => {
         }),
       ),
     );
-    dataOf(await batches.approve(approver, again.batch_id as string));
+    dataOf(await batches.approve(approver, again.batch_id as string, { version: 0 }));
     expect(await bed.oracle.count('beneficiaries')).toBe(2);
     expect(await bed.oracle.count('beneficiaryAccounts')).toBe(2);
   });
@@ -399,7 +404,7 @@ describe('recipients', () => {
 
   it('a disabled recipient or another account under its network refuses the submission', async () => {
     await createBatch({ items: [batchBody.items[0]] });
-    dataOf(await batches.approve(approver, 'bat_1'));
+    dataOf(await batches.approve(approver, 'bat_1', { version: 0 }));
     await setBeneficiary({ status: 'disabled' });
     const again = async (orderNo: string) =>
       batches.create(creator, {
@@ -408,7 +413,7 @@ describe('recipients', () => {
         items: [{ order_no: orderNo, amount: '2', beneficiary_account: { address: evmAddress } }],
       });
     const second = batchOf(dataOf(await again('D1'))).batch_id as string;
-    expect(refusalOf(await batches.approve(approver, second))).toEqual(
+    expect(refusalOf(await batches.approve(approver, second, { version: 0 }))).toEqual(
       refusal(400, 53, 'beneficiary disabled'),
     );
     await setBeneficiary({ status: 'active' });
@@ -418,7 +423,7 @@ describe('recipients', () => {
       if (first)
         await tx.beneficiaryAccounts.update({ ...first, fields: { address: evmAddress2 } });
     });
-    expect(refusalOf(await batches.approve(approver, second))).toEqual(
+    expect(refusalOf(await batches.approve(approver, second, { version: 0 }))).toEqual(
       refusal(400, 53, 'beneficiary account mismatch'),
     );
     expect((await payouts()).total).toBe(1);
@@ -458,7 +463,7 @@ describe('items and visibility', () => {
     const other = caller({ merchant_id: 'mch_b', account_id: 'acc_b', key_id: 'key_b2' });
     expect(refusalOf(await batches.get(other, 'bat_1'))).toEqual(notFound);
     expect(refusalOf(await batches.items(other, 'bat_1', {}))).toEqual(notFound);
-    expect(refusalOf(await batches.approve(other, 'bat_1'))).toEqual(notFound);
+    expect(refusalOf(await batches.approve(other, 'bat_1', { version: 0 }))).toEqual(notFound);
     expect(refusalOf(await batches.submit(other, 'bat_1'))).toEqual(notFound);
     expect(refusalOf(await batches.addItems(other, 'bat_1', { items: [] }))).toEqual(notFound);
     expect(refusalOf(await batches.get(creator, 'bat_404'))).toEqual(notFound);

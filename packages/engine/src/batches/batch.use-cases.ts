@@ -21,6 +21,6 @@ export const batchUseCases = (deps: EngineDeps): Engine['batches'] => ({
   get: (caller, batchId) => getBatch(deps, caller, batchId),
   items: (caller, batchId, query) => batchItems(deps, caller, batchId, query),
   addItems: (caller, batchId, body) => addBatchItems(deps, caller, batchId, body),
-  approve: (caller, batchId) => approveBatch(deps, caller, batchId),
+  approve: (caller, batchId, body) => approveBatch(deps, caller, batchId, body),
   submit: (caller, batchId) => submitBatch(deps, caller, batchId),
 });

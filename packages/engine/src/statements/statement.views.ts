@@ -47,16 +47,37 @@ const statementCsvColumns = [
 
 type CsvRow = Readonly<Partial<Record<(typeof statementCsvColumns)[number], string | number>>>;
 
-/** A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break. */
+/**
+ * A field as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break, and also
+ * a semicolon or a tab, the list separators of spreadsheets in other locales, so that one of
+ * those never splits the field into cells either.
+ */
 const csvField = (value: string): string =>
-  /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  /[",;\t\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 
 /**
- * A text field (an id, a reference) that a spreadsheet would run as a formula (`=`, `+`, `-`,
- * `@`, a tab or a carriage return first) starts with `'`, which spreadsheets show as text
- * (OWASP's CSV injection advice). Amounts are signed numbers and stay as they are.
+ * A text field (an id, a reference) that a spreadsheet would run as a formula is made inert
+ * (OWASP's CSV injection advice): a `'`, which spreadsheets show as text, goes before every `=`,
+ * `+`, `-`, `@`, tab or carriage return that begins the field or follows a list separator (`,`
+ * `;` a tab or a line break), past spaces and quotes. A spreadsheet whose list separator is not the comma
+ * may split the field there whatever its quotes, and each cell it makes then starts as text.
+ * Amounts are signed numbers and stay as they are.
  */
-const inertText = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+const inertText = (value: string): string => {
+  let text = '';
+  let cellStart = true;
+  for (const c of value) {
+    if (cellStart && (c === ' ' || c === '"')) {
+      text += c;
+      continue;
+    }
+    text += cellStart && formulaTriggers.has(c) ? `'${c}` : c;
+    cellStart = listSeparators.has(c);
+  }
+  return text;
+};
+const formulaTriggers = new Set(['=', '+', '-', '@', '\t', '\r']);
+const listSeparators = new Set([',', ';', '\t', '\r', '\n']);
 
 const csvLine = (row: CsvRow): string =>
   `${statementCsvColumns.map((column) => csvField(String(row[column] ?? ''))).join(',')}\r\n`;
