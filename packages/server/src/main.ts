@@ -7,7 +7,7 @@
  * generated operator token is written to `admin-token` in the data directory (0600) instead.
  */
 
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSandboxUpstreamSecret } from '@payrail/sandbox';
 import type { Logger } from 'pino';
@@ -91,9 +91,10 @@ const keySecretOf = async (config: ServerConfig, logger: Logger): Promise<Uint8A
 const writeGeneratedAdminToken = async (config: ServerConfig, log: RunLog, token: string) => {
   const file = join(config.dataDir, 'admin-token');
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  await writeFile(file, `${token}\n`, { mode: 0o600 });
-  // The file may have been there with another mode; make it exactly 0600.
-  await chmod(file, 0o600);
+  // A new file each start, created 0600 before the token is in it: an older one, whatever its
+  // mode, is removed first, so the token is never in a file another user could read.
+  await rm(file, { force: true });
+  await writeFile(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
   log.logger.warn(
     { setting: 'PAYRAIL_ADMIN_TOKEN', file },
     `PAYRAIL_ADMIN_TOKEN is not set; the operator token of this run is in ${file} (mode 0600, ` +
